@@ -1,0 +1,5 @@
+import sys
+
+from chesskit.cli import main
+
+sys.exit(main())

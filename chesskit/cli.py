@@ -1,0 +1,52 @@
+"""The ``chesskit`` command: each subcommand lives in the module that does the work.
+
+The library raises; this layer reports ``Error: ...`` on stderr and exits 1 (2 for usage).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from chesskit.errors import ChessKitError
+
+COMMANDS = {
+    "check-bank": ("chesskit.catalog", "check_bank_main", "verify every exercise of the bank"),
+    "grade": ("chesskit.grading", "main", "grade exercise notebooks without running them"),
+    "worksheet": ("chesskit.worksheet", "main", "print a PDF worksheet with an answer key"),
+    "homework": ("chesskit.homework", "main", "build a homework notebook from the bank"),
+    "progress": ("chesskit.learner", "progress_main", "show or export your own progress"),
+    "build": ("chesskit.notebooks", "main", "rebuild the course notebooks from their sources"),
+}
+
+
+def _usage() -> str:
+    lines = ["usage: chesskit COMMAND [options]", "", "commands:"]
+    lines += [f"  {name:<11} {help_}" for name, (_, _, help_) in COMMANDS.items()]
+    lines.append("\nRun 'chesskit COMMAND --help' for a command's options.")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one subcommand and return its exit code."""
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] in ("-h", "--help"):
+        print(_usage())
+        return 0
+    if args[0] not in COMMANDS:
+        print(f"Error: unknown command {args[0]!r}.\n\n{_usage()}", file=sys.stderr)
+        return 2
+    module, function, _ = COMMANDS[args[0]]
+    run = getattr(importlib.import_module(module), function)
+    try:
+        return int(run(args[1:]) or 0)
+    except ChessKitError as error:
+        print(f"Error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("Error: interrupted.", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

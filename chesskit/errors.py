@@ -1,0 +1,29 @@
+"""The exceptions chesskit raises: tiny classes, each carrying what a caller needs."""
+
+from __future__ import annotations
+
+
+class ChessKitError(Exception):
+    """Base class of every chesskit error."""
+
+
+class PositionError(ChessKitError, ValueError):
+    """A position that cannot be read or is not a legal chess position.
+
+    >>> raise PositionError("Black has two kings.")
+    Traceback (most recent call last):
+    ...
+    chesskit.errors.PositionError: Black has two kings.
+    """
+
+
+class MoveError(ChessKitError, ValueError):
+    """A move that cannot be read or played; ``code`` is one of the explain_move codes."""
+
+    def __init__(self, code: str, message: str = "") -> None:
+        super().__init__(message or code)
+        self.code = code
+
+
+class BankError(ChessKitError, ValueError):
+    """A broken bank file or an unknown exercise id; the message names file, item, field."""

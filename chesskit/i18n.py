@@ -1,0 +1,189 @@
+"""Three languages for every learner-facing text: English, Simplified and Traditional Chinese.
+
+Texts live in ``chesskit/locale/<lang>/<module>.toml`` as ``key = "template"``; a key is named
+``"module.key"``.  English and Simplified Chinese are written by hand; Traditional Chinese is
+derived from Simplified with OpenCC (``s2tw``), never maintained twice.
+
+>>> t("core.white", lang="zh-Hant")
+'白方'
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any
+
+import chess
+
+LANGUAGES = ("en", "zh-Hans", "zh-Hant")
+_ALIASES = {
+    "en": "en", "english": "en", "en-us": "en", "en-gb": "en",
+    "zh": "zh-Hans", "zh-hans": "zh-Hans", "zh-cn": "zh-Hans", "zh-sg": "zh-Hans",
+    "zh-hant": "zh-Hant", "zh-tw": "zh-Hant", "zh-hk": "zh-Hant", "zh-mo": "zh-Hant",
+}
+_current: str | None = None
+
+
+def normalize_language(lang: str) -> str:
+    """The canonical code for a language name such as ``"zh_CN"`` or ``"zh-TW"``.
+
+    >>> normalize_language("zh_TW.UTF-8")
+    'zh-Hant'
+    """
+    if not isinstance(lang, str):
+        raise ValueError(f"A language is a text like 'en', 'zh-Hans' or 'zh-Hant', not {lang!r}.")
+    key = lang.split(".")[0].replace("_", "-").strip().lower()
+    if key in _ALIASES:
+        return _ALIASES[key]
+    if key.startswith("zh-hant") or key.startswith("zh-tw") or key.startswith("zh-hk"):
+        return "zh-Hant"
+    if key.startswith("zh"):
+        return "zh-Hans"
+    if key.startswith("en"):
+        return "en"
+    raise ValueError(f"Unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}.")
+
+
+def _language_from_environment() -> str:
+    for name in ("CHESSKIT_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "")
+        if value and value not in ("C", "POSIX") and not value.startswith("C."):
+            try:
+                return normalize_language(value)
+            except ValueError:
+                continue
+    return "en"
+
+
+def set_language(lang: str) -> None:
+    """Choose the language of every later message: ``"en"``, ``"zh-Hans"`` or ``"zh-Hant"``."""
+    global _current
+    _current = normalize_language(lang)
+
+
+def get_language(lang: str | None = None) -> str:
+    """The language to use: ``lang`` if given, else the one set, else the environment's."""
+    if lang is not None:
+        return normalize_language(lang)
+    return _current if _current is not None else _language_from_environment()
+
+
+@functools.lru_cache(maxsize=1)
+def _converter() -> Any:
+    import opencc
+
+    return opencc.OpenCC("s2tw")
+
+
+@functools.lru_cache(maxsize=4096)
+def to_traditional(text: str) -> str:
+    """Traditional Chinese (Taiwan) for a Simplified text; chess terms come out as 後 車 馬 將.
+
+    >>> to_traditional("后车杀王")
+    '後車殺王'
+    """
+    return str(_converter().convert(text))
+
+
+@functools.cache
+def _catalogue(lang: str, module: str) -> Mapping[str, object]:
+    path = resources.files("chesskit") / "locale" / lang / f"{module}.toml"
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+
+
+def _template(key: str, lang: str) -> object | None:
+    module, _, name = key.partition(".")
+    if lang == "zh-Hant":
+        value = _template(key, "zh-Hans")
+        if isinstance(value, str):
+            return to_traditional(value)
+        if isinstance(value, list):
+            return [to_traditional(v) for v in value]
+        return value
+    return _catalogue(lang, module).get(name)
+
+
+def t(key: str, *, lang: str | None = None, **fields: object) -> str:
+    """The text for ``key`` ("module.name") in the language, with ``{fields}`` filled in.
+
+    An English sentence (a template ending in . ! or ?) gets a capital first letter even when
+    it starts with a field.
+
+    >>> t("core.side_to_move", side="white", lang="en")
+    'White to move.'
+    """
+    code = get_language(lang)
+    value = _template(key, code)
+    if not isinstance(value, str):
+        value = _template(key, "en")
+    if not isinstance(value, str):
+        return key
+    text = value.format(**fields) if fields else value
+    if code == "en" and value[:1] == "{" and value.rstrip()[-1:] in ".!?" and text[:1].islower():
+        text = text[0].upper() + text[1:]
+    return text
+
+
+def localize(value: str | Mapping[str, str], *, lang: str | None = None) -> str:
+    """Pick one language out of ``{"en": ..., "zh": ...}`` (zh-Hant derived); a str passes through.
+
+    >>> localize({"en": "Castling", "zh": "王车易位"}, lang="zh-Hant")
+    '王車易位'
+    """
+    if isinstance(value, str):
+        return value
+    code = get_language(lang)
+    hans = value.get("zh-Hans", value.get("zh"))
+    if code == "zh-Hant":
+        if "zh-Hant" in value:
+            return value["zh-Hant"]
+        if hans is not None:
+            return to_traditional(hans)
+    if code == "zh-Hans" and hans is not None:
+        return hans
+    return value.get("en", next(iter(value.values()), ""))
+
+
+def color_name(color: chess.Color, *, lang: str | None = None) -> str:
+    """ "white" / "black" ("白方" / "黑方" in Chinese)."""
+    return t("core.white" if color else "core.black", lang=lang)
+
+
+def piece_name(piece_type: chess.PieceType, *, color: chess.Color | None = None,
+               lang: str | None = None) -> str:
+    """The name of a piece: ``"knight"``, ``"white knight"``, ``"马"``, ``"白马"``.
+
+    >>> piece_name(chess.KNIGHT, color=chess.WHITE, lang="zh-Hans")
+    '白马'
+    """
+    name = t(f"core.{chess.piece_name(piece_type)}", lang=lang)
+    if color is None:
+        return name
+    return t("core.colored_piece", lang=lang,
+             color=t("core.white_adj" if color else "core.black_adj", lang=lang), piece=name)
+
+
+def piece_on(piece_type: chess.PieceType, square: chess.Square, *,
+             color: chess.Color | None = None, lang: str | None = None) -> str:
+    """A piece on its square as a sentence part: ``"the bishop on c1"`` / ``"c1的象"``.
+
+    >>> piece_on(chess.BISHOP, chess.C1, lang="en")
+    'the bishop on c1'
+    """
+    return t("core.piece_on", lang=lang, piece=piece_name(piece_type, color=color, lang=lang),
+             square=chess.square_name(square))
+
+
+def join_words(items: list[str], *, lang: str | None = None) -> str:
+    """``"a, b and c"`` / ``"a、b和c"``."""
+    if len(items) <= 1:
+        return "".join(items)
+    sep = t("core.list_sep", lang=lang)
+    return t("core.list_and", lang=lang, first=sep.join(items[:-1]), last=items[-1])

@@ -1,0 +1,347 @@
+"""Build the course notebooks: one source per lesson, three languages out.
+
+A lesson source (``lessons/src/LL-slug.md``, format in DESIGN.md) becomes
+``lessons/<lang>/LL-slug.ipynb``; the lesson's bank items become
+``exercises/<lang>/LL-slug.ipynb``.  ``chesskit build`` writes and executes them.
+
+>>> lesson = parse_lesson("---\\nlesson: 1\\nslug: board\\ntitle: {en: \\"The board\\"}\\n---\\nHi")
+>>> lesson.slug
+'board'
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import nbformat
+
+from chesskit.errors import ChessKitError
+from chesskit.i18n import LANGUAGES, localize, t, to_traditional
+
+ROOT = Path(__file__).resolve().parent.parent
+REVIEW_ITEMS = 4
+MAX_DRILLS = 12
+
+_FENCE = re.compile(r"^```(\w*)\s*$")
+_LANG_OPEN = re.compile(r"^:::\s*(en|zh)\s*$")
+_FIELD = re.compile(r'(\w[\w-]*)\s*:\s*"((?:[^"\\]|\\.)*)"')
+
+
+class LessonSourceError(ChessKitError):
+    """A lesson source that cannot be read; the message names the file and the line."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    """One notebook cell: ``kind`` is "markdown" or "code"; ``text`` maps "all"/"en"/"zh"."""
+
+    kind: str
+    parts: tuple[tuple[str, str], ...]
+
+    def text(self, lang: str) -> str:
+        """The cell's text for one language (shared text plus that language's blocks)."""
+        want = "en" if lang == "en" else "zh"
+        chunks = [body for which, body in self.parts if which in ("all", want)]
+        joined = "\n".join(chunks).strip("\n")
+        if lang == "zh-Hant":
+            joined = to_traditional(joined)
+        return joined
+
+
+@dataclasses.dataclass(frozen=True)
+class Lesson:
+    """A parsed lesson source."""
+
+    number: int
+    slug: str
+    title: Mapping[str, str]
+    cells: tuple[Cell, ...]
+    checks: tuple[tuple[int, str], ...]  # (line number, code)
+
+    @property
+    def name(self) -> str:
+        return f"{self.number:02d}-{self.slug}"
+
+
+def _front_matter(lines: list[str], origin: str) -> tuple[dict[str, object], int]:
+    if not lines or lines[0].strip() != "---":
+        raise LessonSourceError(f"{origin}: line 1: a lesson starts with '---' front matter.")
+    meta: dict[str, object] = {}
+    for index, line in enumerate(lines[1:], start=1):
+        if line.strip() == "---":
+            return meta, index + 1
+        key, sep, value = line.partition(":")
+        if not sep:
+            raise LessonSourceError(f"{origin}: line {index + 1}: expected 'key: value'.")
+        value = value.strip()
+        if value.startswith("{"):
+            meta[key.strip()] = {k: v.replace('\\"', '"') for k, v in _FIELD.findall(value)}
+        else:
+            meta[key.strip()] = value.strip('"')
+    raise LessonSourceError(f"{origin}: the front matter is never closed with '---'.")
+
+
+def parse_lesson(source: str, *, origin: str = "<lesson>") -> Lesson:
+    """Read a lesson source text into cells and checks; LessonSourceError names the line."""
+    lines = source.splitlines()
+    meta, start = _front_matter(lines, origin)
+    try:
+        number = int(str(meta["lesson"]))
+        slug = str(meta["slug"])
+    except (KeyError, ValueError) as error:
+        raise LessonSourceError(f"{origin}: front matter needs 'lesson: N' and 'slug: name'.") \
+            from error
+    title = meta.get("title")
+    cells: list[Cell] = []
+    checks: list[tuple[int, str]] = []
+    parts: list[tuple[str, str]] = []
+    block: list[str] = []
+    which = "all"
+
+    def flush_block() -> None:
+        nonlocal block
+        if block and any(line.strip() for line in block):
+            parts.append((which, "\n".join(block)))
+        block = []
+
+    def flush_cell() -> None:
+        nonlocal parts
+        flush_block()
+        if parts:
+            cells.append(Cell("markdown", tuple(parts)))
+        parts = []
+
+    index = start
+    while index < len(lines):
+        line = lines[index]
+        fence = _FENCE.match(line)
+        if fence and which == "all":
+            kind = fence.group(1)
+            if kind not in ("python", "check"):
+                raise LessonSourceError(f"{origin}: line {index + 1}: unknown block '{kind}'.")
+            end = index + 1
+            while end < len(lines) and not lines[end].startswith("```"):
+                end += 1
+            if end == len(lines):
+                raise LessonSourceError(f"{origin}: line {index + 1}: block never closed.")
+            code = "\n".join(lines[index + 1:end])
+            if kind == "check":
+                checks.append((index + 1, code))
+            else:
+                flush_cell()
+                cells.append(Cell("code", (("all", code),)))
+            index = end + 1
+            continue
+        opened = _LANG_OPEN.match(line)
+        if opened:
+            if which != "all":
+                raise LessonSourceError(f"{origin}: line {index + 1}: '::: {opened.group(1)}' "
+                                        f"inside another language block.")
+            flush_block()
+            which = opened.group(1)
+        elif line.strip() == ":::":
+            if which == "all":
+                raise LessonSourceError(f"{origin}: line {index + 1}: ':::' closes nothing.")
+            flush_block()
+            which = "all"
+        elif line.strip() == "+++" and which == "all":
+            flush_cell()
+        else:
+            block.append(line)
+        index += 1
+    if which != "all":
+        raise LessonSourceError(f"{origin}: a '::: {which}' block is never closed.")
+    flush_cell()
+    return Lesson(number, slug, title if isinstance(title, dict) else {"en": slug},
+                  tuple(cells), tuple(checks))
+
+
+def read_lesson(path: Path) -> Lesson:
+    """Parse the lesson source file at ``path``."""
+    return parse_lesson(path.read_text(encoding="utf-8"), origin=str(path))
+
+
+def lesson_sources(root: Path = ROOT) -> list[Path]:
+    """Every lesson source, in lesson order."""
+    return sorted((root / "lessons" / "src").glob("[0-9][0-9]-*.md"))
+
+
+def _setup_cell(lang: str) -> nbformat.NotebookNode:
+    cell = nbformat.v4.new_code_cell(f'import chesskit as ck\nck.set_language("{lang}")')
+    cell.metadata["tags"] = ["setup"]
+    cell.metadata["jupyter"] = {"source_hidden": True}
+    return cell
+
+
+def _notebook(cells: list[nbformat.NotebookNode], lang: str) -> nbformat.NotebookNode:
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [_setup_cell(lang), *cells]
+    notebook.metadata = {
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"},
+        "chesskit": {"language": lang},
+    }
+    return notebook
+
+
+def _cell_ids(notebook: nbformat.NotebookNode, prefix: str) -> None:
+    for index, cell in enumerate(notebook.cells):
+        cell["id"] = f"{prefix}-{index:03d}"
+
+
+def lesson_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
+    """The unexecuted notebook of one lesson in one language."""
+    cells = []
+    for cell in lesson.cells:
+        text = cell.text(lang)
+        if cell.kind == "code":
+            cells.append(nbformat.v4.new_code_cell(text))
+        elif text:
+            cells.append(nbformat.v4.new_markdown_cell(text))
+    notebook = _notebook(cells, lang)
+    _cell_ids(notebook, f"l{lesson.number:02d}")
+    return notebook
+
+
+def _exercise_cells(ids: Iterable[str]) -> list[nbformat.NotebookNode]:
+    cells = []
+    for exercise_id in ids:
+        cells.append(nbformat.v4.new_code_cell(f'ck.exercise("{exercise_id}")'))
+        cells.append(nbformat.v4.new_code_cell(f'ck.answer("{exercise_id}", "")'))
+    return cells
+
+
+def exercise_ids(number: int) -> tuple[list[str], list[str]]:
+    """The items of a lesson's exercise notebook: (its own items, mixed review from earlier).
+
+    Composed items all come; generated drills at most MAX_DRILLS; the review draws
+    REVIEW_ITEMS items from earlier lessons (from lesson 2 on), seeded by the lesson number.
+    """
+    from chesskit.catalog import bank
+
+    own = [item for item in bank(lesson=number)]
+    composed = [item.id for item in own if not item.data.get("generated")]
+    drills = [item.id for item in own if item.data.get("generated")][:MAX_DRILLS]
+    earlier = [item.id for item in bank() if 1 <= item.lesson < number and item.lesson != 0
+               and item.kind != "playout"]
+    review = sorted(random.Random(number).sample(earlier, min(REVIEW_ITEMS, len(earlier)))) \
+        if number >= 2 else []
+    return composed + drills, review
+
+
+def exercise_notebook(number: int, title: Mapping[str, str], lang: str) -> nbformat.NotebookNode:
+    """The unexecuted exercise notebook of one lesson in one language."""
+    own, review = exercise_ids(number)
+    name = localize(dict(title), lang=lang)
+    cells = [nbformat.v4.new_markdown_cell(
+        t("notebooks.exercise_intro", lang=lang, number=number, title=name))]
+    cells += _exercise_cells(own)
+    if review:
+        cells.append(nbformat.v4.new_markdown_cell(t("notebooks.review_intro", lang=lang)))
+        cells += _exercise_cells(review)
+    cells.append(nbformat.v4.new_markdown_cell(t("notebooks.exercise_end", lang=lang)))
+    notebook = _notebook(cells, lang)
+    _cell_ids(notebook, f"x{number:02d}")
+    return notebook
+
+
+def targets(lesson: Lesson, root: Path = ROOT) -> list[tuple[Path, nbformat.NotebookNode]]:
+    """Every notebook a lesson source builds, with its path."""
+    built = []
+    for lang in LANGUAGES:
+        built.append((root / "lessons" / lang / f"{lesson.name}.ipynb",
+                      lesson_notebook(lesson, lang)))
+        built.append((root / "exercises" / lang / f"{lesson.name}.ipynb",
+                      exercise_notebook(lesson.number, lesson.title, lang)))
+    return built
+
+
+def _strip_volatile(notebook: nbformat.NotebookNode) -> None:
+    """Drop what changes from run to run: widget views (random model ids), widget state."""
+    notebook.metadata.pop("widgets", None)
+    for cell in notebook.cells:
+        cell.metadata.pop("execution", None)
+        for output in cell.get("outputs", []):
+            data = output.get("data")
+            if data:
+                data.pop("application/vnd.jupyter.widget-view+json", None)
+
+
+def execute(notebook: nbformat.NotebookNode, *, cwd: Path) -> nbformat.NotebookNode:
+    """Run a notebook top to bottom in a fresh kernel; raise on the first failing cell."""
+    from nbclient import NotebookClient
+
+    client = NotebookClient(notebook, timeout=300, kernel_name="python3",
+                            resources={"metadata": {"path": str(cwd)}},
+                            record_timing=False, store_widget_state=False)
+    client.execute()
+    _strip_volatile(notebook)
+    return notebook
+
+
+def _build_one(job: tuple[str, str, bool]) -> str:
+    path_text, content, run = job
+    path = Path(path_text)
+    notebook = nbformat.reads(content, as_version=4)
+    if run:
+        execute(notebook, cwd=path.parent)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(nbformat.writes(notebook) + "\n", encoding="utf-8")
+    return path_text
+
+
+def build(*, lessons: Iterable[int] | None = None, run: bool = True, jobs: int = 2,
+          root: Path = ROOT) -> list[Path]:
+    """Write (and execute) the notebooks of the chosen lessons; returns the paths written."""
+    wanted = set(lessons) if lessons is not None else None
+    work = []
+    for source in lesson_sources(root):
+        lesson = read_lesson(source)
+        if wanted is None or lesson.number in wanted:
+            work += [(str(path), nbformat.writes(nb), run) for path, nb in targets(lesson, root)]
+    if jobs <= 1 or len(work) <= 1:
+        return [Path(_build_one(job)) for job in work]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return [Path(done) for done in pool.map(_build_one, work)]
+
+
+def stale(root: Path = ROOT) -> list[str]:
+    """Committed notebooks whose cells differ from a fresh build of their source."""
+    problems = []
+    for source in lesson_sources(root):
+        for path, fresh in targets(read_lesson(source), root):
+            if not path.exists():
+                problems.append(f"{path.relative_to(root)}: missing; run 'chesskit build'.")
+                continue
+            old = nbformat.read(path, as_version=4)
+            if [(c.cell_type, c.source) for c in old.cells] != \
+                    [(c.cell_type, c.source) for c in fresh.cells]:
+                problems.append(f"{path.relative_to(root)}: stale against "
+                                f"{source.relative_to(root)}; run 'chesskit build'.")
+    return problems
+
+
+def main(argv: list[str]) -> int:
+    """``chesskit build [--lesson N ...] [--no-execute] [--jobs 2] [--check]``."""
+    parser = argparse.ArgumentParser(prog="chesskit build", description=__doc__.splitlines()[0])
+    parser.add_argument("--lesson", type=int, action="append", help="only this lesson (repeat)")
+    parser.add_argument("--no-execute", action="store_true", help="write without running")
+    parser.add_argument("--jobs", type=int, default=2, help="notebooks run at once (default 2)")
+    parser.add_argument("--check", action="store_true",
+                        help="only report notebooks that are stale against their sources")
+    options = parser.parse_args(argv)
+    if options.check:
+        problems = stale()
+        for problem in problems:
+            print(problem)
+        return 1 if problems else 0
+    written = build(lessons=options.lesson, run=not options.no_execute, jobs=options.jobs)
+    print(f"{len(written)} notebooks written.", file=sys.stderr)
+    return 0

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Set up and run the course, or set up and run every test.
+
+    python3 dev.py course    # install what is missing, then open the course in JupyterLab
+    python3 dev.py test      # install what is missing, then run the whole test suite
+    python3 dev.py build     # rebuild and execute every notebook from its source
+
+Only Python 3.11+ is needed. Run as root, missing Debian packages are installed with apt-get;
+otherwise the command says which ones to install and why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / "bin"
+PYTHON = BIN / "python"
+
+SYSTEM_PACKAGES = {
+    "fonts-noto-cjk": "Chinese text in PNG and PDF boards and worksheets",
+    "poppler-utils": "the worksheet tests read PDFs back (pdffonts, pdftoppm)",
+    "chromium": "the browser tests drive the board in JupyterLab",
+}
+OPTIONAL_PACKAGES = {"stockfish": "a stronger practice opponent and defender (optional)"}
+
+
+def say(text: str) -> None:
+    print(f"[dev] {text}", flush=True)
+
+
+def run(*command: str | Path, check: bool = True, env: dict[str, str] | None = None) -> int:
+    result = subprocess.run([str(part) for part in command], cwd=ROOT, env=env)
+    if check and result.returncode != 0:
+        say(f"failed ({result.returncode}): {' '.join(str(part) for part in command)}")
+        sys.exit(result.returncode)
+    return result.returncode
+
+
+def installed(package: str) -> bool:
+    result = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package],
+                            capture_output=True, text=True)
+    return result.returncode == 0 and "install ok installed" in result.stdout
+
+
+def system_packages() -> None:
+    if shutil.which("dpkg-query") is None:
+        say("not a Debian system: install " + ", ".join(SYSTEM_PACKAGES) + " by hand.")
+        return
+    missing = [name for name in SYSTEM_PACKAGES if not installed(name)]
+    optional = [name for name in OPTIONAL_PACKAGES if not installed(name)]
+    if not missing and not optional:
+        return
+    if os.geteuid() != 0:
+        for name in missing:
+            say(f"please install the Debian package {name}: {SYSTEM_PACKAGES[name]}.")
+        for name in optional:
+            say(f"optional: Debian package {name}: {OPTIONAL_PACKAGES[name]}.")
+        say("e.g. sudo apt-get install " + " ".join(missing + optional))
+        return
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    say("installing Debian packages: " + " ".join(missing + optional))
+    run("apt-get", "update", "-qq", env=env)
+    run("apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing, env=env)
+    if optional and run("apt-get", "install", "-y", "-qq", *optional, check=False, env=env):
+        say("stockfish could not be installed; the built-in opponent is used instead.")
+
+
+def hub_proxy() -> None:
+    """configurable-http-proxy lets the JupyterHub trial test run (skipped without it)."""
+    if shutil.which("configurable-http-proxy") or os.geteuid() != 0 or not shutil.which("npm"):
+        return
+    say("installing configurable-http-proxy (npm) for the JupyterHub trial test")
+    run("npm", "install", "-g", "--silent", "configurable-http-proxy", check=False)
+
+
+def virtualenv() -> None:
+    stamp = VENV / ".chesskit-installed"
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if stamp.exists() and stamp.read_text() == wanted and PYTHON.exists():
+        return
+    if not PYTHON.exists():
+        say("creating .venv")
+        run(sys.executable, "-m", "venv", VENV)
+    say("installing chesskit and its dependencies into .venv")
+    run(PYTHON, "-m", "pip", "install", "-q", "--upgrade", "pip")
+    run(PYTHON, "-m", "pip", "install", "-q", "-e", ".[course,test]")
+    stamp.write_text(wanted)
+
+
+def jupyter_settings() -> None:
+    """Save widget state with the notebook, so answers given on the board can be graded."""
+    source = ROOT / "chesskit" / "jupyter" / "overrides.json"
+    target = VENV / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    if source.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+
+
+def setup() -> None:
+    if sys.version_info < (3, 11):  # noqa: UP036 (dev.py may be run by an older python3)
+        sys.exit("chesskit needs Python 3.11 or newer.")
+    system_packages()
+    virtualenv()
+    jupyter_settings()
+
+
+def course() -> None:
+    setup()
+    language = "zh-Hans" if os.environ.get("LANG", "").startswith("zh") else "en"
+    start = f"lessons/{language}/00-start-here.ipynb"
+    say(f"opening JupyterLab at {start} (stop with Ctrl+C)")
+    os.execv(str(BIN / "jupyter"), [str(BIN / "jupyter"), "lab", start])
+
+
+def test() -> None:
+    setup()
+    hub_proxy()
+    env = dict(os.environ, PYTHONHASHSEED="0", CHESSKIT_LANG="en")
+    env.pop("CHESSKIT_DATA_DIR", None)
+    run(BIN / "ruff", "check", "chesskit", "tests", "benchmarks", "dev.py", "jupyterhub_config.py")
+    run(BIN / "mypy")
+    run(BIN / "chesskit", "check-bank", env=env)
+    run(BIN / "chesskit", "build", "--check", env=env)
+    run(PYTHON, "-m", "pytest", "-n", "2", "--dist", "loadfile", "-q", "tests",
+        "--nbval", "lessons", "exercises", env=env)
+
+
+def build() -> None:
+    setup()
+    run(BIN / "chesskit", "build", *sys.argv[2:])
+
+
+COMMANDS = {"course": course, "test": test, "build": build}
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        print(__doc__)
+        sys.exit(2)
+    COMMANDS[sys.argv[1]]()

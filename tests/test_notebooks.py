@@ -1,0 +1,55 @@
+"""Lesson sources parse, build into three languages, and the committed notebooks are fresh."""
+
+import pytest
+
+from chesskit.notebooks import LessonSourceError, lesson_notebook, parse_lesson, stale
+
+SOURCE = """---
+lesson: 3
+slug: queen
+title: {en: "The queen", zh: "后"}
+---
+::: en
+# The queen
+:::
+::: zh
+# 后的走法
+:::
+
+```python
+ck.board("8/8/8/8/3Q4/8/8/8")
+```
+
+```check
+assert True
+```
++++
+Both.
+"""
+
+
+def test_parse_and_build_three_languages() -> None:
+    lesson = parse_lesson(SOURCE)
+    assert (lesson.number, lesson.slug, lesson.name) == (3, "queen", "03-queen")
+    assert len(lesson.checks) == 1
+    sources = {lang: [c.source for c in lesson_notebook(lesson, lang).cells]
+               for lang in ("en", "zh-Hans", "zh-Hant")}
+    assert sources["en"][1:] == ["# The queen", 'ck.board("8/8/8/8/3Q4/8/8/8")', "Both."]
+    assert sources["zh-Hans"][1] == "# 后的走法"
+    assert sources["zh-Hant"][1] == "# 後的走法"
+    assert sources["zh-Hant"][0].endswith('ck.set_language("zh-Hant")')
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("no front matter", "line 1"),
+    ("---\nlesson: 1\nslug: x\n---\n::: en\nopen", "never closed"),
+    ("---\nlesson: 1\nslug: x\n---\n```ruby\nx\n```", "unknown block"),
+    ("---\nslug: x\n---\n", "lesson: N"),
+])
+def test_bad_sources_name_the_problem(text: str, message: str) -> None:
+    with pytest.raises(LessonSourceError, match=message):
+        parse_lesson(text, origin="x.md")
+
+
+def test_committed_notebooks_are_fresh() -> None:
+    assert stale() == []
