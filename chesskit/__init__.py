@@ -37,6 +37,8 @@ _LAZY = {
     "progress": "learner",
     "Board": "widget",
     "play": "games",
+    "rating_change": "ratings",
+    "expected_score": "ratings",
 }
 
 __all__ = [
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
     from chesskit.learner import answer, progress
     from chesskit.notation import read_move
     from chesskit.openings import opening
+    from chesskit.ratings import expected_score, rating_change
     from chesskit.render import save_board
     from chesskit.tactics import describe_motifs, motifs
     from chesskit.widget import Board

@@ -52,7 +52,7 @@ class Cell:
         joined = "\n".join(chunks).strip("\n")
         if lang == "zh-Hant":
             joined = to_traditional(joined)
-        return joined
+        return joined.replace("{lang}", lang)
 
 
 @dataclasses.dataclass(frozen=True)
