@@ -64,6 +64,8 @@ class Lesson:
     title: Mapping[str, str]
     cells: tuple[Cell, ...]
     checks: tuple[tuple[int, str], ...]  # (line number, code)
+    review: int = REVIEW_ITEMS
+    review_from: int = 1
 
     @property
     def name(self) -> str:
@@ -159,8 +161,13 @@ def parse_lesson(source: str, *, origin: str = "<lesson>") -> Lesson:
     if which != "all":
         raise LessonSourceError(f"{origin}: a '::: {which}' block is never closed.")
     flush_cell()
+    try:
+        review = int(str(meta.get("review", REVIEW_ITEMS if number >= 2 else 0)))
+        review_from = int(str(meta.get("review_from", 1)))
+    except ValueError as error:
+        raise LessonSourceError(f"{origin}: 'review' and 'review_from' are numbers.") from error
     return Lesson(number, slug, title if isinstance(title, dict) else {"en": slug},
-                  tuple(cells), tuple(checks))
+                  tuple(cells), tuple(checks), review, review_from)
 
 
 def read_lesson(path: Path) -> Lesson:
@@ -210,45 +217,46 @@ def lesson_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
     return notebook
 
 
-def _exercise_cells(ids: Iterable[str]) -> list[nbformat.NotebookNode]:
+def _exercise_cells(ids: Iterable[str], *, review: bool = False) -> list[nbformat.NotebookNode]:
     cells = []
+    show = ", review=True" if review else ""
     for exercise_id in ids:
-        cells.append(nbformat.v4.new_code_cell(f'ck.exercise("{exercise_id}")'))
+        cells.append(nbformat.v4.new_code_cell(f'ck.exercise("{exercise_id}"{show})'))
         cells.append(nbformat.v4.new_code_cell(f'ck.answer("{exercise_id}", "")'))
     return cells
 
 
-def exercise_ids(number: int) -> tuple[list[str], list[str]]:
+def exercise_ids(lesson: Lesson) -> tuple[list[str], list[str]]:
     """The items of a lesson's exercise notebook: (its own items, mixed review from earlier).
 
     Composed items all come; generated drills at most MAX_DRILLS; the review draws
-    REVIEW_ITEMS items from earlier lessons (from lesson 2 on), seeded by the lesson number.
+    ``lesson.review`` items from lessons ``review_from`` up to the one before, seeded by the
+    lesson number, so the same build always picks the same items.
     """
     from chesskit.catalog import bank
 
-    own = [item for item in bank(lesson=number)]
+    own = list(bank(lesson=lesson.number))
     composed = [item.id for item in own if not item.data.get("generated")]
     drills = [item.id for item in own if item.data.get("generated")][:MAX_DRILLS]
-    earlier = [item.id for item in bank() if 1 <= item.lesson < number and item.lesson != 0
-               and item.kind != "playout"]
-    review = sorted(random.Random(number).sample(earlier, min(REVIEW_ITEMS, len(earlier)))) \
-        if number >= 2 else []
-    return composed + drills, review
+    earlier = [item.id for item in bank() if max(1, lesson.review_from) <= item.lesson
+               < lesson.number and item.kind != "playout"]
+    picked = random.Random(lesson.number).sample(earlier, min(lesson.review, len(earlier)))
+    return composed + drills, sorted(picked)
 
 
-def exercise_notebook(number: int, title: Mapping[str, str], lang: str) -> nbformat.NotebookNode:
+def exercise_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
     """The unexecuted exercise notebook of one lesson in one language."""
-    own, review = exercise_ids(number)
-    name = localize(dict(title), lang=lang)
+    own, review = exercise_ids(lesson)
+    name = localize(dict(lesson.title), lang=lang)
     cells = [nbformat.v4.new_markdown_cell(
-        t("notebooks.exercise_intro", lang=lang, number=number, title=name))]
+        t("notebooks.exercise_intro", lang=lang, number=lesson.number, title=name))]
     cells += _exercise_cells(own)
     if review:
         cells.append(nbformat.v4.new_markdown_cell(t("notebooks.review_intro", lang=lang)))
-        cells += _exercise_cells(review)
+        cells += _exercise_cells(review, review=True)
     cells.append(nbformat.v4.new_markdown_cell(t("notebooks.exercise_end", lang=lang)))
     notebook = _notebook(cells, lang)
-    _cell_ids(notebook, f"x{number:02d}")
+    _cell_ids(notebook, f"x{lesson.number:02d}")
     return notebook
 
 
@@ -259,7 +267,7 @@ def targets(lesson: Lesson, root: Path = ROOT) -> list[tuple[Path, nbformat.Note
         built.append((root / "lessons" / lang / f"{lesson.name}.ipynb",
                       lesson_notebook(lesson, lang)))
         built.append((root / "exercises" / lang / f"{lesson.name}.ipynb",
-                      exercise_notebook(lesson.number, lesson.title, lang)))
+                      exercise_notebook(lesson, lang)))
     return built
 
 
