@@ -29,6 +29,8 @@ _LAZY = {
     "motifs": "tactics",
     "describe_motifs": "tactics",
     "opening": "openings",
+    "name_opening": "openings",
+    "to_board": "position",
     "Exercise": "exercises",
     "Feedback": "exercises",
     "exercise": "catalog",
@@ -54,7 +56,8 @@ if TYPE_CHECKING:
     from chesskit.games import play
     from chesskit.learner import answer, progress
     from chesskit.notation import read_move
-    from chesskit.openings import opening
+    from chesskit.openings import name_opening, opening
+    from chesskit.position import to_board
     from chesskit.ratings import expected_score, rating_change
     from chesskit.render import save_board
     from chesskit.tactics import describe_motifs, motifs

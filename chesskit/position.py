@@ -1,0 +1,113 @@
+"""Reading positions: a FEN, a placement, a ``chess.Board`` or a kingless drill diagram.
+
+>>> to_board("8/8/8/8/3R4/8/8/8").piece_at(chess.D4)
+Piece.from_symbol('R')
+"""
+
+from __future__ import annotations
+
+import chess
+
+from chesskit.errors import PositionError
+from chesskit.i18n import color_name, get_language, piece_on, t
+
+Position = str | chess.BaseBoard
+
+_START_WORDS = frozenset({"start", "startpos", "initial"})
+_KING_BITS = chess.STATUS_NO_WHITE_KING | chess.STATUS_NO_BLACK_KING | chess.STATUS_EMPTY
+
+
+def _count_word(count: int, lang: str | None) -> str:
+    """``2`` -> ``"two"`` / ``"两"`` for small counts, digits above ten."""
+    words = t("position.numbers", lang=lang).split()
+    return words[count] if 0 <= count < len(words) else str(count)
+
+
+def _too_many(color: chess.Color, key: str, mask: chess.Bitboard,
+              lang: str | None) -> str:
+    return t(f"position.{key}", lang=lang, side=color_name(color, lang=lang),
+             count=_count_word(chess.popcount(mask), lang))
+
+
+def _problems(board: chess.Board, status: chess.Status, lang: str | None) -> list[str]:
+    """One sentence for each problem flagged in ``status``, in the order of the bits."""
+    problems: list[str] = []
+    for color, flag in ((chess.WHITE, chess.STATUS_NO_WHITE_KING),
+                        (chess.BLACK, chess.STATUS_NO_BLACK_KING)):
+        if status & flag:
+            problems.append(t("position.no_king", lang=lang, side=color_name(color, lang=lang)))
+    if status & chess.STATUS_TOO_MANY_KINGS:
+        kings = {c: board.pieces_mask(chess.KING, c) for c in chess.COLORS}
+        problems += [_too_many(c, "too_many_kings", kings[c], lang)
+                     for c in (chess.WHITE, chess.BLACK) if chess.popcount(kings[c]) > 1]
+    for color, flag in ((chess.WHITE, chess.STATUS_TOO_MANY_WHITE_PAWNS),
+                        (chess.BLACK, chess.STATUS_TOO_MANY_BLACK_PAWNS)):
+        if status & flag:
+            problems.append(_too_many(color, "too_many_pawns",
+                                      board.pieces_mask(chess.PAWN, color), lang))
+    if status & chess.STATUS_PAWNS_ON_BACKRANK:
+        square = chess.lsb(board.pawns & chess.BB_BACKRANKS)
+        problems.append(t("position.pawn_on_backrank", lang=lang,
+                          piece=piece_on(chess.PAWN, square, lang=lang)))
+    for color, flag in ((chess.WHITE, chess.STATUS_TOO_MANY_WHITE_PIECES),
+                        (chess.BLACK, chess.STATUS_TOO_MANY_BLACK_PIECES)):
+        if status & flag:
+            problems.append(_too_many(color, "too_many_pieces", board.occupied_co[color],
+                                      lang))
+    if status & chess.STATUS_BAD_CASTLING_RIGHTS:
+        problems.append(t("position.bad_castling", lang=lang))
+    if status & chess.STATUS_INVALID_EP_SQUARE and board.ep_square is not None:
+        problems.append(t("position.bad_ep", lang=lang,
+                          square=chess.square_name(board.ep_square)))
+    if status & chess.STATUS_OPPOSITE_CHECK:
+        problems.append(t("position.opposite_check_" + ("white" if board.turn else "black"),
+                          lang=lang))
+    if status & (chess.STATUS_TOO_MANY_CHECKERS | chess.STATUS_IMPOSSIBLE_CHECK):
+        problems.append(t("position.impossible_check", lang=lang,
+                          side=color_name(board.turn, lang=lang)))
+    return problems
+
+
+def _parse(position: object, lang: str | None) -> chess.Board:
+    if isinstance(position, chess.Board):
+        return position.copy()
+    if isinstance(position, chess.BaseBoard):
+        return chess.Board(position.board_fen())
+    if not isinstance(position, str) or not position.strip():
+        raise PositionError(t("position.not_a_position", lang=lang, value=repr(position)[:60]))
+    text = position.strip()
+    if text.lower() in _START_WORDS:
+        return chess.Board()
+    try:
+        return chess.Board(text)
+    except ValueError:
+        raise PositionError(t("position.bad_fen", lang=lang, fen=text[:80])) from None
+
+
+def to_board(position: Position, *, allow_drill: bool = True, lang: str | None = None
+             ) -> chess.Board:
+    """A new ``chess.Board`` for a FEN (full or placement only), ``"start"`` or a board (copied).
+
+    A drill diagram where a side has no king ("8/8/8/8/3R4/8/8/8") is allowed unless
+    ``allow_drill=False``; every other problem raises ``PositionError`` with a sentence.
+
+    >>> to_board("4k3/8/8/8/8/8/8/4K2R").fen()
+    '4k3/8/8/8/8/8/8/4K2R w - - 0 1'
+    """
+    board = _parse(position, lang)
+    status = board.status()
+    if allow_drill:
+        status &= ~_KING_BITS
+    problems = _problems(board, status, get_language(lang))
+    if problems:
+        raise PositionError(" ".join(problems))
+    return board
+
+
+def is_drill(board: chess.BaseBoard) -> bool:
+    """True for a drill diagram: a side has no king, so it is not a game position.
+
+    >>> is_drill(chess.Board("8/8/8/8/3R4/8/8/8"))
+    True
+    """
+    return board.king(chess.WHITE) is None or board.king(chess.BLACK) is None
