@@ -25,6 +25,8 @@ _LAZY = {
     "save_board": "render",
     "read_move": "notation",
     "explain_move": "explain",
+    "CODES": "explain",
+    "normalize_move_text": "notation",
     "Verdict": "explain",
     "motifs": "tactics",
     "describe_motifs": "tactics",
@@ -52,10 +54,10 @@ if TYPE_CHECKING:
     from chesskit.catalog import bank, exercise
     from chesskit.diagram import BoardSvg, board
     from chesskit.exercises import Exercise, Feedback
-    from chesskit.explain import Verdict, explain_move
+    from chesskit.explain import CODES, Verdict, explain_move
     from chesskit.games import play
     from chesskit.learner import answer, progress
-    from chesskit.notation import read_move
+    from chesskit.notation import normalize_move_text, read_move
     from chesskit.openings import name_opening, opening
     from chesskit.position import to_board
     from chesskit.ratings import expected_score, rating_change
