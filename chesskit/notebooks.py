@@ -187,20 +187,32 @@ def _setup_cell(lang: str) -> nbformat.NotebookNode:
     return cell
 
 
-def _notebook(cells: list[nbformat.NotebookNode], lang: str) -> nbformat.NotebookNode:
+def course_notebook(cells: list[nbformat.NotebookNode], *, lang: str, prefix: str,
+                    metadata: Mapping[str, object] | None = None) -> nbformat.NotebookNode:
+    """A notebook of the course's shape: the hidden set-up cell, then ``cells``.
+
+    Cell ids are stable (``prefix-000``, ...), so rebuilding changes nothing.
+    """
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [_setup_cell(lang), *cells]
     notebook.metadata = {
         "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
         "language_info": {"name": "python"},
-        "chesskit": {"language": lang},
+        "chesskit": {"language": lang, **(metadata or {})},
     }
+    for index, cell in enumerate(notebook.cells):
+        cell["id"] = f"{prefix}-{index:03d}"
     return notebook
 
 
-def _cell_ids(notebook: nbformat.NotebookNode, prefix: str) -> None:
-    for index, cell in enumerate(notebook.cells):
-        cell["id"] = f"{prefix}-{index:03d}"
+def exercise_cells(ids: Iterable[str], *, review: bool = False) -> list[nbformat.NotebookNode]:
+    """Two cells per exercise: ``ck.exercise("id")`` shows it, ``ck.answer("id", "")`` checks."""
+    cells = []
+    show = ", review=True" if review else ""
+    for exercise_id in ids:
+        cells.append(nbformat.v4.new_code_cell(f'ck.exercise("{exercise_id}"{show})'))
+        cells.append(nbformat.v4.new_code_cell(f'ck.answer("{exercise_id}", "")'))
+    return cells
 
 
 def lesson_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
@@ -212,18 +224,7 @@ def lesson_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
             cells.append(nbformat.v4.new_code_cell(text))
         elif text:
             cells.append(nbformat.v4.new_markdown_cell(text))
-    notebook = _notebook(cells, lang)
-    _cell_ids(notebook, f"l{lesson.number:02d}")
-    return notebook
-
-
-def _exercise_cells(ids: Iterable[str], *, review: bool = False) -> list[nbformat.NotebookNode]:
-    cells = []
-    show = ", review=True" if review else ""
-    for exercise_id in ids:
-        cells.append(nbformat.v4.new_code_cell(f'ck.exercise("{exercise_id}"{show})'))
-        cells.append(nbformat.v4.new_code_cell(f'ck.answer("{exercise_id}", "")'))
-    return cells
+    return course_notebook(cells, lang=lang, prefix=f"l{lesson.number:02d}")
 
 
 def exercise_ids(lesson: Lesson) -> tuple[list[str], list[str]]:
@@ -250,14 +251,12 @@ def exercise_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
     name = localize(dict(lesson.title), lang=lang)
     cells = [nbformat.v4.new_markdown_cell(
         t("notebooks.exercise_intro", lang=lang, number=lesson.number, title=name))]
-    cells += _exercise_cells(own)
+    cells += exercise_cells(own)
     if review:
         cells.append(nbformat.v4.new_markdown_cell(t("notebooks.review_intro", lang=lang)))
-        cells += _exercise_cells(review, review=True)
+        cells += exercise_cells(review, review=True)
     cells.append(nbformat.v4.new_markdown_cell(t("notebooks.exercise_end", lang=lang)))
-    notebook = _notebook(cells, lang)
-    _cell_ids(notebook, f"x{lesson.number:02d}")
-    return notebook
+    return course_notebook(cells, lang=lang, prefix=f"x{lesson.number:02d}")
 
 
 def targets(lesson: Lesson, root: Path = ROOT) -> list[tuple[Path, nbformat.NotebookNode]]:

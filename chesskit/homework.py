@@ -1,0 +1,91 @@
+"""Homework sets: an exercise notebook drawn from the bank, graded like the course's own.
+
+The layout is the course's: a hidden set-up cell (``import chesskit as ck``,
+``ck.set_language(...)``), then per item ``ck.exercise("id")`` and ``ck.answer("id", "")``.
+
+>>> pick(["01.01", "01.02", "01.03"], count=2, seed=7)
+['01.01', '01.02']
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+from chesskit.errors import BankError
+from chesskit.i18n import get_language, t
+
+
+def pick(ids: Sequence[str], *, count: int, seed: int) -> list[str]:
+    """``count`` of ``ids`` drawn with ``seed`` (all of them if there are fewer), sorted."""
+    return sorted(random.Random(seed).sample(list(ids), min(count, len(ids))))
+
+
+def select(*, topic: str | None = None, lesson: int | None = None, count: int = 10,
+           seed: int = 7, lang: str | None = None) -> list[Any]:
+    """The exercises of a homework set, easiest first."""
+    from chesskit import catalog
+
+    pool = {item.id: item for item in catalog.bank(lesson=lesson, topic=topic)}
+    if not pool:
+        raise BankError(t("worksheet.none_found", lang=lang, lesson=lesson or "-",
+                          topic=topic or "-"))
+    chosen = [pool[i] for i in pick(sorted(pool), count=count, seed=seed)]
+    return sorted(chosen, key=lambda item: (item.difficulty, item.id))
+
+
+def title_for(*, topic: str | None, lesson: int | None, lang: str | None = None) -> str:
+    """The homework's title: "Homework: Lesson 12 · fork"."""
+    parts = [t("worksheet.lesson", lang=lang, n=lesson)] if lesson is not None else []
+    name = " · ".join(parts + ([topic] if topic else [])) or t("worksheet.title", lang=lang)
+    return t("worksheet.homework_title", lang=lang, name=name)
+
+
+def notebook_for(exercises: Sequence[Any], *, title: str, lang: str) -> nbformat.NotebookNode:
+    """The homework notebook for ``exercises`` (cell ids are stable: ``hw-000`` ...)."""
+    from chesskit.notebooks import course_notebook, exercise_cells
+
+    intro_text = t("worksheet.homework_intro", lang=lang)
+    intro = nbformat.v4.new_markdown_cell(f"# {title}\n\n{intro_text}")
+    return course_notebook([intro, *exercise_cells(item.id for item in exercises)], lang=lang,
+                           prefix="hw", metadata={"homework": [item.id for item in exercises]})
+
+
+def homework(*, topic: str | None = None, lesson: int | None = None, count: int = 10,
+             seed: int = 7, lang: str | None = None) -> nbformat.NotebookNode:
+    """A homework notebook of ``count`` exercises on a topic and/or lesson, drawn with ``seed``."""
+    code = get_language(lang)
+    items = select(topic=topic, lesson=lesson, count=count, seed=seed, lang=code)
+    return notebook_for(items, title=title_for(topic=topic, lesson=lesson, lang=code), lang=code)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``chesskit homework --topic fork --count 10 --seed 7 -o hw.ipynb [--worksheet s.pdf]``."""
+    parser = argparse.ArgumentParser(prog="chesskit homework",
+                                     description=t("worksheet.homework_cli_help"))
+    parser.add_argument("--topic")
+    parser.add_argument("--lesson", type=int)
+    parser.add_argument("--count", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--lang")
+    parser.add_argument("-o", "--output", required=True)
+    parser.add_argument("--worksheet", metavar="PDF")
+    args = parser.parse_args(argv)
+    lang = get_language(args.lang)
+    items = select(topic=args.topic, lesson=args.lesson, count=args.count, seed=args.seed,
+                   lang=lang)
+    title = title_for(topic=args.topic, lesson=args.lesson, lang=lang)
+    notebook = notebook_for(items, title=title, lang=lang)
+    Path(args.output).write_text(nbformat.writes(notebook) + "\n", encoding="utf-8")
+    print(t("worksheet.homework_written", lang=lang, path=args.output, n=len(items)))
+    if args.worksheet:
+        from chesskit.worksheet import worksheet
+
+        Path(args.worksheet).write_bytes(worksheet(items, lang=lang, answers=True, title=title))
+        print(t("worksheet.written", lang=lang, path=args.worksheet, n=len(items)))
+    return 0

@@ -1,0 +1,34 @@
+"""A local trial JupyterHub for a few test users: ``jupyterhub -f jupyterhub_config.py``.
+
+Everyone logs in with the shared password (``$CHESSKIT_HUB_PASSWORD``, default
+``chess-class``) as ``teacher`` (admin) or ``student1`` to ``student3``.  Each user's server runs
+as the hub's own user, in a folder of its own under the state folder.  Listens on 127.0.0.1
+only: this is for trying the course, never for a real class (see docs/running-a-class.md).
+"""
+
+import os
+import tempfile
+
+c = get_config()  # type: ignore[name-defined]  # noqa: F821  (provided by JupyterHub)
+
+state = os.environ.get("CHESSKIT_HUB_DIR", os.path.join(tempfile.gettempdir(), "chesskit-hub"))
+os.makedirs(state, exist_ok=True)
+
+c.JupyterHub.ip = "127.0.0.1"
+c.JupyterHub.port = int(os.environ.get("CHESSKIT_HUB_PORT", "8000"))
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = int(os.environ.get("CHESSKIT_HUB_API_PORT", "8081"))
+c.ConfigurableHTTPProxy.api_url = (
+    f"http://127.0.0.1:{os.environ.get('CHESSKIT_HUB_PROXY_PORT', '8001')}")
+c.JupyterHub.db_url = f"sqlite:///{os.path.join(state, 'jupyterhub.sqlite')}"
+c.JupyterHub.cookie_secret_file = os.path.join(state, "cookie_secret")
+c.ConfigurableHTTPProxy.pid_file = os.path.join(state, "proxy.pid")
+
+c.JupyterHub.authenticator_class = "dummy"
+c.DummyAuthenticator.password = os.environ.get("CHESSKIT_HUB_PASSWORD", "chess-class")
+c.Authenticator.allowed_users = {"teacher", "student1", "student2", "student3"}
+c.Authenticator.admin_users = {"teacher"}
+
+c.JupyterHub.spawner_class = "simple"
+c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(state, "home", "{username}")
+c.Spawner.default_url = "/lab"

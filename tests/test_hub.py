@@ -1,0 +1,101 @@
+"""The trial hub of jupyterhub_config.py starts on 127.0.0.1 and lets a test user log in."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HUB = shutil.which("jupyterhub", path=f"{Path(sys.executable).parent}{os.pathsep}"
+                   f"{os.environ.get('PATH', '')}")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(HUB is None, reason="jupyterhub is not installed (pip install jupyterhub)"),
+    pytest.mark.skipif(shutil.which("configurable-http-proxy") is None,
+                       reason="JupyterHub's proxy is missing: npm install -g "
+                              "configurable-http-proxy"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    state = tmp_path_factory.mktemp("hub")
+    port = _free_port()
+    env = {**os.environ, "CHESSKIT_HUB_DIR": str(state), "CHESSKIT_HUB_PORT": str(port),
+           "CHESSKIT_HUB_API_PORT": str(_free_port()),
+           "CHESSKIT_HUB_PROXY_PORT": str(_free_port()), "CHESSKIT_HUB_PASSWORD": "test-pw"}
+    log = (state / "hub.log").open("wb")
+    process = subprocess.Popen([str(HUB), "-f", str(ROOT / "jupyterhub_config.py")], cwd=state,
+                               env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{url}/hub/api", timeout=2) as reply:
+                    if reply.status == 200:
+                        break
+            except OSError:
+                assert process.poll() is None, (state / "hub.log").read_text()
+                time.sleep(0.2)
+        else:
+            pytest.fail("the hub did not start in 60 s:\n" + (state / "hub.log").read_text())
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def _log_in(url: str, user: str, password: str) -> tuple[int, str, list[str]]:
+    jar = http.cookiejar.CookieJar()
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: object, **kwargs: object) -> None:
+            return None
+
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), NoRedirect)
+    with opener.open(f"{url}/hub/login", timeout=10) as page:
+        xsrf = re.search(r'name="_xsrf"\s+value="([^"]+)"', page.read().decode())
+    form = urllib.parse.urlencode({"username": user, "password": password,
+                                   "_xsrf": xsrf.group(1) if xsrf else ""}).encode()
+    try:
+        with opener.open(f"{url}/hub/login", data=form, timeout=10) as reply:
+            status, location = reply.status, reply.headers.get("Location", "")
+    except urllib.error.HTTPError as error:
+        status, location = error.code, error.headers.get("Location", "")
+    return status, location, sorted(c.name for c in jar)
+
+
+def test_a_test_user_logs_in(hub: str) -> None:
+    status, location, cookies = _log_in(hub, "student1", "test-pw")
+    assert status == 302 and "/hub/" in location
+    assert "jupyterhub-session-id" in cookies and "jupyterhub-hub-login" in cookies
+
+
+def test_wrong_password_and_unknown_user_are_refused(hub: str) -> None:
+    assert "jupyterhub-hub-login" not in _log_in(hub, "student1", "nope")[2]
+    assert "jupyterhub-hub-login" not in _log_in(hub, "mallory", "test-pw")[2]
