@@ -26,6 +26,7 @@ from typing import Any
 
 from chesskit.errors import BankError
 from chesskit.i18n import localize, t
+from chesskit.ratings import expected_score, k_factor
 
 START_RATING = 800
 REVIEW_DAYS = (1, 3, 7)
@@ -156,8 +157,8 @@ def practice_rating(history: Iterable[Attempt], *, start: int = START_RATING) ->
         if attempt.exercise_id in seen or attempt.difficulty is None:
             continue
         seen.add(attempt.exercise_id)
-        expected = 1 / (1 + 10 ** ((attempt.difficulty - rating) / 400))
-        rating += (25 if games < 30 else 15) * (float(attempt.correct) - expected)
+        rating += k_factor(games_played=games) * (
+            float(attempt.correct) - expected_score(rating, attempt.difficulty))
         games += 1
     return round(rating)
 
