@@ -113,8 +113,9 @@ def _template(key: str, lang: str) -> object | None:
 def t(key: str, *, lang: str | None = None, **fields: object) -> str:
     """The text for ``key`` ("module.name") in the language, with ``{fields}`` filled in.
 
-    An English sentence (a template ending in . ! or ?) gets a capital first letter even when
-    it starts with a field.
+    An English sentence (a template ending in . ! or ?) that starts with a field gets a capital
+    first letter when the field starts with a word ("the bishop ..."), never a move or square
+    ("exd6 ...").
 
     >>> t("core.side_to_move", side="white", lang="en")
     'White to move.'
@@ -126,7 +127,9 @@ def t(key: str, *, lang: str | None = None, **fields: object) -> str:
     if not isinstance(value, str):
         return key
     text = value.format(**fields) if fields else value
-    if code == "en" and value[:1] == "{" and value.rstrip()[-1:] in ".!?" and text[:1].islower():
+    first_word = text.split(" ", 1)[0]
+    if code == "en" and value[:1] == "{" and value.rstrip()[-1:] in ".!?" \
+            and first_word.isalpha() and first_word.islower():
         text = text[0].upper() + text[1:]
     return text
 

@@ -1,0 +1,417 @@
+"""Naming what a move does: check, mate, fork, pin, skewer, discovered attack and more.
+
+Every tag is computed from the position with python-chess; nothing is guessed.
+
+>>> sorted(motifs("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Nc7+"))
+['check', 'fork']
+>>> describe_motifs("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Nc7+", lang="en")
+'Nc7+ forks the king on e8 and the rook on a8.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import chess
+
+from chesskit.i18n import join_words, piece_name, piece_on, t
+from chesskit.notation import read_move
+from chesskit.position import to_board
+
+MOTIFS = (
+    "check", "mate", "stalemate", "capture", "promotion", "en_passant", "castling", "fork",
+    "pin", "skewer", "discovered_attack", "discovered_check", "double_check", "hanging",
+    "back_rank_mate", "smothered_mate",
+)
+VALUES: dict[chess.PieceType, int] = {
+    chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9,
+}
+_KING_WORTH = 100
+_ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+_LINES = {chess.ROOK: _ORTHOGONAL, chess.BISHOP: _DIAGONAL, chess.QUEEN: _ORTHOGONAL + _DIAGONAL}
+_SLIDERS = (chess.BISHOP, chess.ROOK, chess.QUEEN)
+
+Position = str | chess.BaseBoard
+MoveLike = chess.Move | str
+
+
+def worth(piece_type: chess.PieceType) -> int:
+    """The value of a piece for comparing targets; the king is worth more than everything.
+
+    >>> worth(chess.ROOK), worth(chess.KING) > worth(chess.QUEEN)
+    (5, True)
+    """
+    return VALUES.get(piece_type, _KING_WORTH)
+
+
+def material(board: chess.Board) -> int:
+    """White's material minus Black's, with the values 1 3 3 5 9.
+
+    >>> material(chess.Board("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"))
+    5
+    """
+    return sum(value * (len(board.pieces(kind, chess.WHITE)) - len(board.pieces(kind, chess.BLACK)))
+               for kind, value in VALUES.items())
+
+
+def _walk(square: chess.Square, step: tuple[int, int]) -> Iterator[chess.Square]:
+    file, rank = chess.square_file(square) + step[0], chess.square_rank(square) + step[1]
+    while 0 <= file < 8 and 0 <= rank < 8:
+        yield chess.square(file, rank)
+        file, rank = file + step[0], rank + step[1]
+
+
+def _enemy_lines(board: chess.Board, square: chess.Square) -> list[tuple[chess.Square,
+                                                                         chess.Square]]:
+    """For the slider on ``square``: (first, second) pieces on a line, both of the enemy."""
+    piece = board.piece_at(square)
+    if piece is None or piece.piece_type not in _LINES:
+        return []
+    enemy = board.occupied_co[not piece.color]
+    pairs = []
+    for step in _LINES[piece.piece_type]:
+        hits = [s for s in _walk(square, step) if board.occupied & chess.BB_SQUARES[s]][:2]
+        if len(hits) == 2 and all(enemy & chess.BB_SQUARES[s] for s in hits):
+            pairs.append((hits[0], hits[1]))
+    return pairs
+
+
+def _type(board: chess.Board, square: chess.Square) -> chess.PieceType:
+    piece_type = board.piece_type_at(square)
+    assert piece_type is not None
+    return piece_type
+
+
+def _is_target(board: chess.Board, square: chess.Square, mover: chess.PieceType) -> bool:
+    """An enemy piece worth attacking: the king, worth more than the attacker, or undefended."""
+    kind = _type(board, square)
+    color = board.color_at(square)
+    assert color is not None
+    return (kind == chess.KING or worth(kind) > worth(mover)
+            or not board.attackers_mask(color, square))
+
+
+def fork_targets(board_after: chess.Board, square: chess.Square) -> list[chess.Square]:
+    """Enemy pieces the piece on ``square`` attacks that are worth attacking, most valuable first.
+
+    A fork is two or more of them.
+
+    >>> board = chess.Board("r3k3/2N5/8/8/8/8/8/4K3 b - - 1 1")
+    >>> [chess.square_name(s) for s in fork_targets(board, chess.C7)]
+    ['e8', 'a8']
+    """
+    piece = board_after.piece_at(square)
+    if piece is None:
+        return []
+    attacked = board_after.attacks_mask(square) & board_after.occupied_co[not piece.color]
+    targets = [s for s in chess.scan_forward(attacked)
+               if _is_target(board_after, s, piece.piece_type)]
+    return sorted(targets, key=lambda s: (-worth(_type(board_after, s)), s))
+
+
+def pinned_by(board_after: chess.Board,
+              square: chess.Square) -> list[tuple[chess.Square, chess.Square]]:
+    """(pinned, behind) pairs: the slider on ``square`` pins an enemy piece to its king or to a
+    more valuable piece behind it.
+
+    >>> board = chess.Board("4k3/8/2n5/1B6/8/8/8/4K3 b - - 1 1")
+    >>> [(chess.square_name(a), chess.square_name(b)) for a, b in pinned_by(board, chess.B5)]
+    [('c6', 'e8')]
+    """
+    return [(front, behind) for front, behind in _enemy_lines(board_after, square)
+            if _type(board_after, front) != chess.KING
+            and worth(_type(board_after, behind)) > worth(_type(board_after, front))]
+
+
+def skewer_targets(board_after: chess.Board,
+                   square: chess.Square) -> list[tuple[chess.Square, chess.Square]]:
+    """(front, behind) pairs: the slider on ``square`` attacks the king or a valuable piece, and
+    a less valuable enemy piece behind it is worth taking once the front piece steps aside.
+
+    >>> board = chess.Board("7r/8/8/8/3k4/8/8/B3K3 b - - 1 1")
+    >>> [(chess.square_name(a), chess.square_name(b)) for a, b in skewer_targets(board, chess.A1)]
+    [('d4', 'h8')]
+    """
+    mover = _type(board_after, square)
+    pairs = []
+    for front, behind in _enemy_lines(board_after, square):
+        if worth(_type(board_after, front)) <= worth(_type(board_after, behind)):
+            continue
+        stepped_aside = board_after.copy(stack=False)
+        stepped_aside.remove_piece_at(front)
+        if _is_target(stepped_aside, behind, mover):
+            pairs.append((front, behind))
+    return pairs
+
+
+def _moved_squares(board_before: chess.Board, move: chess.Move) -> chess.Bitboard:
+    """Where the moving piece (and the castling rook) stand after the move."""
+    squares = chess.BB_SQUARES[move.to_square]
+    if board_before.is_castling(move):
+        rook_file = 5 if board_before.is_kingside_castling(move) else 3
+        squares |= chess.BB_SQUARES[chess.square(rook_file, chess.square_rank(move.to_square))]
+    return squares
+
+
+def _vacated(board_before: chess.Board, move: chess.Move) -> chess.Bitboard:
+    """The squares a move empties: its start square, and the pawn taken en passant."""
+    squares = chess.BB_SQUARES[move.from_square]
+    if board_before.is_en_passant(move):
+        squares |= chess.BB_SQUARES[move.to_square + (-8 if board_before.turn else 8)]
+    return squares
+
+
+def discovered_targets(board_before: chess.Board,
+                       move: chess.Move) -> list[tuple[chess.Square, chess.Square]]:
+    """(attacker, target) pairs: the move uncovers an attack by another own piece on an enemy
+    piece worth more than a pawn (the king included).
+
+    >>> board = chess.Board("3q2k1/8/8/8/3N4/8/8/3RK3 w - - 0 1")
+    >>> [(chess.square_name(a), chess.square_name(b))
+    ...  for a, b in discovered_targets(board, chess.Move.from_uci("d4b5"))]
+    [('d1', 'd8')]
+    """
+    after = board_before.copy(stack=False)
+    after.push(move)
+    return _discovered(board_before, move, after)
+
+
+def _discovered(board_before: chess.Board, move: chess.Move,
+                after: chess.Board) -> list[tuple[chess.Square, chess.Square]]:
+    color = board_before.turn
+    vacated = _vacated(board_before, move)
+    sliders = 0
+    for kind in _SLIDERS:
+        sliders |= after.pieces_mask(kind, color)
+    sliders &= ~_moved_squares(board_before, move)
+    enemy = after.occupied_co[not color] & ~after.pawns
+    pairs = []
+    for attacker in chess.scan_forward(sliders):
+        for target in chess.scan_forward(after.attacks_mask(attacker) & enemy):
+            if chess.between(attacker, target) & vacated:
+                pairs.append((attacker, target))
+    return sorted(pairs, key=lambda pair: (-worth(_type(after, pair[1])), pair))
+
+
+def pins_made(board_before: chess.Board,
+              move: chess.Move) -> list[tuple[chess.Square, chess.Square]]:
+    """:func:`pinned_by` for the piece that ``move`` moves, given the board before the move.
+
+    >>> board = chess.Board("4k3/8/2n5/8/8/8/8/4KB2 w - - 0 1")
+    >>> [(chess.square_name(a), chess.square_name(b))
+    ...  for a, b in pins_made(board, chess.Move.from_uci("f1b5"))]
+    [('c6', 'e8')]
+    """
+    after = board_before.copy(stack=False)
+    after.push(move)
+    return pinned_by(after, move.to_square)
+
+
+def _captures_of(board: chess.Board, square: chess.Square) -> list[chess.Move]:
+    """The legal moves that take the piece on ``square`` (en passant included)."""
+    moves = list(board.generate_legal_moves(to_mask=chess.BB_SQUARES[square]))
+    if board.ep_square is not None and abs(board.ep_square - square) == 8:
+        moves += board.generate_legal_ep()
+    return moves
+
+
+def _hanging(after: chess.Board, square: chess.Square, gained: int) -> bool:
+    """The piece on ``square`` can be taken for less than the move won: undefended, or attacked
+    by a cheaper piece."""
+    captures = _captures_of(after, square)
+    if not captures:
+        return False
+    mover = worth(_type(after, square))
+    color = after.color_at(square)
+    assert color is not None
+    if not after.attackers_mask(color, square):
+        return mover > gained
+    cheapest = min(worth(_type(after, m.from_square)) for m in captures)
+    return mover - cheapest > gained
+
+
+def _back_rank_mate(after: chess.Board) -> bool:
+    """Mate on the back rank: the king is boxed in by its own pieces in front, a checker on
+    that rank (the Lichess definition)."""
+    loser = after.turn
+    king = after.king(loser)
+    back_rank = 0 if loser == chess.WHITE else 7
+    if king is None or chess.square_rank(king) != back_rank:
+        return False
+    front = chess.BB_KING_ATTACKS[king] & ~chess.BB_RANKS[back_rank]
+    boxed = all(after.color_at(s) == loser and not after.attackers_mask(not loser, s)
+                for s in chess.scan_forward(front))
+    return boxed and any(chess.square_rank(c) == back_rank for c in after.checkers())
+
+
+def _smothered_mate(after: chess.Board) -> bool:
+    """Mate by a knight with every square around the king taken by the king's own pieces."""
+    loser = after.turn
+    king = after.king(loser)
+    if king is None or not after.checkers_mask() & after.knights:
+        return False
+    return not chess.BB_KING_ATTACKS[king] & ~after.occupied_co[loser]
+
+
+@dataclass(frozen=True)
+class _Played:
+    before: chess.Board
+    move: chess.Move
+    after: chess.Board
+
+    @property
+    def mover(self) -> chess.PieceType:
+        return _type(self.after, self.move.to_square)
+
+    def gained(self) -> int:
+        if self.before.is_en_passant(self.move):
+            return VALUES[chess.PAWN]
+        taken = self.before.piece_type_at(self.move.to_square)
+        return VALUES[taken] if taken and not self.before.is_castling(self.move) else 0
+
+
+def _tags(played: _Played) -> frozenset[str]:
+    before, move, after = played.before, played.move, played.after
+    checkers = after.checkers_mask()
+    mate = after.is_checkmate()
+    found = {
+        "check": bool(checkers),
+        "mate": mate,
+        "stalemate": after.king(after.turn) is not None and after.is_stalemate(),
+        "capture": before.is_capture(move),
+        "promotion": move.promotion is not None,
+        "en_passant": before.is_en_passant(move),
+        "castling": before.is_castling(move),
+        "fork": len(fork_targets(after, move.to_square)) >= 2,
+        "pin": bool(pinned_by(after, move.to_square)),
+        "skewer": bool(skewer_targets(after, move.to_square)),
+        "discovered_attack": bool(_discovered(before, move, after)),
+        "discovered_check": bool(checkers & ~_moved_squares(before, move)),
+        "double_check": chess.popcount(checkers) >= 2,
+        "hanging": not mate and _hanging(after, move.to_square, played.gained()),
+        "back_rank_mate": mate and _back_rank_mate(after),
+        "smothered_mate": mate and _smothered_mate(after),
+    }
+    return frozenset(tag for tag, present in found.items() if present)
+
+
+def _play(position: Position, move: MoveLike) -> _Played:
+    before = to_board(position)
+    if isinstance(move, chess.Move) and before.is_legal(move):
+        legal = move
+    else:
+        legal = read_move(before, move.uci() if isinstance(move, chess.Move) else move)
+    after = before.copy(stack=False)
+    after.push(legal)
+    return _Played(before, legal, after)
+
+
+def motifs(position: Position, move: MoveLike) -> frozenset[str]:
+    """The tags of :data:`MOTIFS` that name what ``move`` does in ``position`` (before the move).
+
+    Raises ``PositionError`` or ``MoveError`` for a position or move that cannot be read.
+
+    >>> sorted(motifs("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "Ra8#"))
+    ['back_rank_mate', 'check', 'mate']
+    """
+    return _tags(_play(position, move))
+
+
+def _names(board: chess.Board, squares: list[chess.Square], lang: str | None) -> str:
+    return join_words([piece_on(_type(board, s), s, lang=lang) for s in squares], lang=lang)
+
+
+_Fields = Callable[[_Played, str | None], dict[str, str]]
+
+
+def _fork(p: _Played, lang: str | None) -> dict[str, str]:
+    return {"targets": _names(p.after, fork_targets(p.after, p.move.to_square), lang)}
+
+
+def _pin(p: _Played, lang: str | None) -> dict[str, str]:
+    pinned, behind = pinned_by(p.after, p.move.to_square)[0]
+    return {"pinned": _names(p.after, [pinned], lang), "behind": _names(p.after, [behind], lang)}
+
+
+def _skewer(p: _Played, lang: str | None) -> dict[str, str]:
+    front, behind = skewer_targets(p.after, p.move.to_square)[0]
+    return {"front": _names(p.after, [front], lang), "behind": _names(p.after, [behind], lang)}
+
+
+def _discovered_attack(p: _Played, lang: str | None) -> dict[str, str]:
+    attacker, target = _discovered(p.before, p.move, p.after)[0]
+    return {"attacker": _names(p.after, [attacker], lang),
+            "target": _names(p.after, [target], lang)}
+
+
+def _discovered_check(p: _Played, lang: str | None) -> dict[str, str]:
+    checkers = p.after.checkers_mask() & ~_moved_squares(p.before, p.move)
+    return {"attacker": _names(p.after, list(chess.scan_forward(checkers)), lang)}
+
+
+def _promotion(p: _Played, lang: str | None) -> dict[str, str]:
+    assert p.move.promotion is not None
+    return {"piece": piece_name(p.move.promotion, lang=lang)}
+
+
+def _en_passant(p: _Played, lang: str | None) -> dict[str, str]:
+    taken = chess.scan_forward(_vacated(p.before, p.move) & ~chess.BB_SQUARES[p.move.from_square])
+    return {"pawn": _names(p.before, list(taken), lang)}
+
+
+def _check(p: _Played, lang: str | None) -> dict[str, str]:
+    king = p.after.king(p.after.turn)
+    return {"king": _names(p.after, [] if king is None else [king], lang)}
+
+
+def _capture(p: _Played, lang: str | None) -> dict[str, str]:
+    return {"piece": _names(p.before, [p.move.to_square], lang)}
+
+
+def _nothing(p: _Played, lang: str | None) -> dict[str, str]:
+    return {}
+
+
+# The first tag present names the move (most telling first); "quiet" when none is.
+_SENTENCES: tuple[tuple[str, _Fields], ...] = (
+    ("smothered_mate", _nothing), ("back_rank_mate", _nothing), ("mate", _nothing),
+    ("stalemate", _nothing), ("double_check", _nothing), ("fork", _fork),
+    ("discovered_check", _discovered_check), ("pin", _pin), ("skewer", _skewer),
+    ("discovered_attack", _discovered_attack), ("promotion", _promotion),
+    ("en_passant", _en_passant), ("castling", _nothing), ("check", _check),
+    ("capture", _capture),
+)
+
+
+def _clause(p: _Played, tags: frozenset[str], lang: str | None) -> str:
+    for tag, fields in _SENTENCES:
+        if tag in tags:
+            if tag == "castling":
+                side = "kingside" if p.before.is_kingside_castling(p.move) else "queenside"
+                return t(f"tactics.castling_{side}", lang=lang, san="{san}")
+            return t(f"tactics.{tag}", lang=lang, san="{san}", **fields(p, lang))
+    return t("tactics.quiet", lang=lang, san="{san}")
+
+
+def describe_motifs(position: Position, move: MoveLike, *, lang: str | None = None) -> str:
+    """One sentence for a beginner naming what the move does, with pieces and squares.
+
+    Raises like :func:`motifs` for a position or move that cannot be read.
+
+    >>> describe_motifs("4k3/8/2n5/8/8/8/8/4KB2 w - - 0 1", "Bb5", lang="en")
+    'Bb5 pins the knight on c6 to the king on e8.'
+    >>> describe_motifs("4k3/8/2n5/8/8/8/8/4KB2 w - - 0 1", "Bb5", lang="zh-Hans")
+    'Bb5牵制了c6的马：它一走开，e8的王就会被攻击。'
+    """
+    played = _play(position, move)
+    tags = _tags(played)
+    clause = _clause(played, tags, lang)
+    if "hanging" in tags:
+        piece = piece_on(played.mover, played.move.to_square, lang=lang)
+        sentence = t("tactics.sentence_hanging", lang=lang, clause=clause, piece=piece)
+    else:
+        sentence = t("tactics.sentence", lang=lang, clause=clause)
+    # SAN is filled in last: a sentence starting with a pawn move ("exd6") keeps its small letter.
+    return sentence.replace("{san}", played.before.san(played.move))

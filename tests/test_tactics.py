@@ -1,0 +1,253 @@
+"""Tests for chesskit.tactics: every tag present in one position and absent in another, the
+sentences in both languages, and recall against the packaged Lichess puzzle sample."""
+
+from __future__ import annotations
+
+import csv
+import re
+import tomllib
+from collections import Counter
+from importlib import resources
+
+import chess
+import pytest
+
+from chesskit.errors import MoveError, PositionError
+from chesskit.tactics import (
+    MOTIFS,
+    VALUES,
+    describe_motifs,
+    discovered_targets,
+    fork_targets,
+    material,
+    motifs,
+    pinned_by,
+    pins_made,
+    skewer_targets,
+)
+
+# (tag, fen, move where the tag is present, move where it is absent)
+CASES = [
+    ("check", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Ra8+", "Ra2"),
+    ("mate", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "Ra8#", "Ra7"),
+    ("stalemate", "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1", "Qf7", "Qf2"),
+    ("capture", "4k3/8/8/4p3/8/5N2/8/4K3 w - - 0 1", "Nxe5", "Nd4"),
+    ("promotion", "8/P7/8/8/8/8/8/k1K5 w - - 0 1", "a8=Q", "Kd2"),
+    ("en_passant", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6", "e6"),
+    ("castling", "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "O-O", "Kf1"),
+    ("fork", "r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Nc7+", "Nd6+"),
+    ("fork", "4k3/8/8/2p1p3/8/8/1N6/4K3 w - - 0 1", "Nd3", "Nc4"),
+    ("pin", "4k3/8/2n5/8/8/8/8/4KB2 w - - 0 1", "Bb5", "Bd3"),
+    ("pin", "4k3/1q6/8/3n4/8/8/8/K2B4 w - - 0 1", "Bf3", "Be2"),
+    ("skewer", "8/8/8/r2k4/8/8/8/2K4R w - - 0 1", "Rh5+", "Rh4"),
+    ("discovered_attack", "3q2k1/8/8/8/3N4/8/8/3RK3 w - - 0 1", "Nb5", "Ke2"),
+    ("discovered_check", "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "Nc5+", "Kf2"),
+    ("double_check", "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "Nd6+", "Nc5+"),
+    ("hanging", "4k3/8/8/3p4/8/3Q4/8/4K3 w - - 0 1", "Qc4", "Qxd5"),
+    ("back_rank_mate", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "Ra8#", "Ra7"),
+    ("smothered_mate", "6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1", "Nf7#", "Ne6"),
+]
+
+
+def test_every_tag_has_a_case() -> None:
+    assert {tag for tag, *_ in CASES} == set(MOTIFS)
+    assert len(MOTIFS) == len(set(MOTIFS)) == 16
+
+
+@pytest.mark.parametrize(("tag", "fen", "present", "absent"), CASES)
+def test_tag_present_and_absent(tag: str, fen: str, present: str, absent: str) -> None:
+    assert tag in motifs(fen, present), (fen, present)
+    assert tag not in motifs(fen, absent), (fen, absent)
+
+
+def test_a_check_with_an_escape_is_not_mate() -> None:
+    tags = motifs("6k1/5pp1/8/8/8/8/8/R5K1 w - - 0 1", "Ra8+")
+    assert "check" in tags and "mate" not in tags and "back_rank_mate" not in tags
+
+
+@pytest.mark.parametrize(("fen", "san", "tag"), [
+    # Scholar's mate: the king is on its back rank but the queen mates from f7.
+    ("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 0 1", "Qxf7#",
+     "back_rank_mate"),
+    # A mate by a knight with an empty square next to the king is not smothered.
+    ("5rk1/5p1p/5PpN/8/8/8/8/6K1 b - - 0 1", "Kh8", "smothered_mate"),
+    # A knight attacking two pawns that are both defended is no fork.
+    ("4k3/3p1p2/2p1p3/8/3N4/8/8/4K3 w - - 0 1", "Nxc6", "fork"),
+    # A bishop attacking a queen with a knight behind it: a skewer, not a pin.
+    ("4k3/6n1/8/4q3/8/8/8/K5B1 w - - 0 1", "Bd4", "pin"),
+    # A check with a defended pawn behind the king is no skewer.
+    ("8/8/1p6/p2k4/8/8/8/2K4R w - - 0 1", "Rh5+", "skewer"),
+    # Uncovering an attack on a pawn is no discovered attack.
+    ("6k1/3p4/8/8/3N4/8/8/3RK3 w - - 0 1", "Nb5", "discovered_attack"),
+    # A knight taking a knight that a pawn defends is a trade, not a piece for nothing.
+    ("4k3/8/2p5/3n4/8/4N3/8/4K3 w - - 0 1", "Nxd5", "hanging"),
+    # Castling with check from the rook is a direct check.
+    ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "O-O+", "discovered_check"),
+    # A lone rook on a drill board: the other side having no move is no stalemate.
+    ("8/8/8/8/3R4/8/8/8 w - - 0 1", "Rd5", "stalemate"),
+])
+def test_tag_absent_in_near_misses(fen: str, san: str, tag: str) -> None:
+    assert tag not in motifs(fen, san)
+
+
+def test_skewer_of_queen_to_knight() -> None:
+    assert "skewer" in motifs("4k3/6n1/8/4q3/8/8/8/K5B1 w - - 0 1", "Bd4")
+
+
+def test_hanging_by_en_passant() -> None:
+    assert "hanging" in motifs("4k3/8/8/8/4p3/8/3P4/4K3 w - - 0 1", "d4")
+
+
+def test_hanging_when_attacked_by_a_cheaper_piece_though_defended() -> None:
+    assert "hanging" in motifs("4k3/8/2p5/8/8/4N3/8/3RK3 w - - 0 1", "Rd5")
+
+
+def test_helpers() -> None:
+    after = chess.Board("r3k3/2N5/8/8/8/8/8/4K3 b - - 1 1")
+    assert fork_targets(after, chess.C7) == [chess.E8, chess.A8]
+    pinned = chess.Board("4k3/8/2n5/1B6/8/8/8/4K3 b - - 1 1")
+    assert pinned_by(pinned, chess.B5) == [(chess.C6, chess.E8)]
+    before = chess.Board("4k3/8/2n5/8/8/8/8/4KB2 w - - 0 1")
+    assert pins_made(before, chess.Move.from_uci("f1b5")) == [(chess.C6, chess.E8)]
+    skewered = chess.Board("8/8/8/r2k3R/8/8/8/2K5 b - - 1 1")
+    assert skewer_targets(skewered, chess.H5) == [(chess.D5, chess.A5)]
+    discovered = chess.Board("3q2k1/8/8/8/3N4/8/8/3RK3 w - - 0 1")
+    assert discovered_targets(discovered, chess.Move.from_uci("d4b5")) == [(chess.D1, chess.D8)]
+    assert material(chess.Board()) == 0
+    assert material(chess.Board("4k3/8/8/8/8/8/8/R2QK3 w - - 0 1")) == 14
+    assert VALUES == {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5,
+                      chess.QUEEN: 9}
+
+
+def test_accepts_board_move_and_text_and_leaves_the_board_alone() -> None:
+    board = chess.Board("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1")
+    assert motifs(board, chess.Move.from_uci("b5c7")) == motifs(board.fen(), "Nc7+")
+    assert motifs(board, "b5c7") == motifs(board, "Nc7")
+    assert board.fen() == "r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1"
+
+
+@pytest.mark.parametrize("move", ["", "Nc9", "hello", "Ke3", "e2e5", chess.Move.from_uci("e2e5")])
+def test_bad_moves_raise_move_error(move: str | chess.Move) -> None:
+    pytest.importorskip("chesskit.explain")  # read_move names the reason through explain_move
+    with pytest.raises(MoveError):
+        motifs(chess.STARTING_FEN, move)
+
+
+def test_bad_position_raises_position_error() -> None:
+    with pytest.raises(PositionError):
+        motifs("not a fen", "e4")
+
+
+SENTENCES = [
+    ("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Nc7+",
+     "Nc7+ forks the king on e8 and the rook on a8.", "Nc7+捉双，同时攻击e8的王和a8的车。"),
+    ("4k3/8/2n5/8/8/8/8/4KB2 w - - 0 1", "Bb5",
+     "Bb5 pins the knight on c6 to the king on e8.",
+     "Bb5牵制了c6的马：它一走开，e8的王就会被攻击。"),
+    ("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 0 1", "Qxf7#",
+     "Qxf7# is checkmate.", "Qxf7#是将杀。"),
+    ("3rk3/8/8/8/8/8/8/3RK3 w - - 0 1", "Rxd8+", "Rxd8+ gives check to the king on e8.",
+     "Rxd8+将军，攻击e8的王。"),
+    ("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "Nd6+",
+     "Nd6+ is a double check: the king must move.", "Nd6+是双将：王必须走开。"),
+    ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6",
+     "exd6 takes the pawn on d5 en passant.", "exd6吃过路兵，吃掉d5的兵。"),
+    ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "O-O",
+     "O-O castles on the king's side.", "O-O是王车易位（短易位）。"),
+    ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "Kd2",
+     "Kd2 is a quiet move: no check and no capture.", "Kd2是一步安静的棋：不将军，也不吃子。"),
+    ("4k3/8/8/3p4/8/3Q4/8/4K3 w - - 0 1", "Qc4",
+     "Qc4 is a quiet move: no check and no capture, but the queen on c4 can be taken for free.",
+     "Qc4是一步安静的棋：不将军，也不吃子，但c4的后会被白白吃掉。"),
+    ("6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1", "Nf7#",
+     "Nf7# is a smothered mate: the king is boxed in by its own pieces.",
+     "Nf7#是闷杀：王被自己的棋子围住了。"),
+    ("8/8/8/r2k4/8/8/8/2K4R w - - 0 1", "Rh5+",
+     "Rh5+ skewers the king on d5: when it moves away, the rook on a5 can be taken.",
+     "Rh5+是串击，攻击d5的王：它一走开，a5的车就会被吃掉。"),
+    ("3q2k1/8/8/8/3N4/8/8/3RK3 w - - 0 1", "Nb5",
+     "Nb5 is a discovered attack: the rook on d1 now attacks the queen on d8.",
+     "Nb5是闪击：d1的车现在攻击d8的后。"),
+    ("8/P7/8/8/8/8/8/k1K5 w - - 0 1", "a8=N",
+     "a8=N promotes the pawn to a knight.", "a8=N把兵升变为马。"),
+]
+
+
+@pytest.mark.parametrize(("fen", "san", "en", "zh"), SENTENCES)
+def test_describe_motifs(fen: str, san: str, en: str, zh: str) -> None:
+    assert describe_motifs(fen, san, lang="en") == en
+    assert describe_motifs(fen, san, lang="zh-Hans") == zh
+
+
+def test_describe_in_traditional_chinese() -> None:
+    text = describe_motifs("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Nc7+", lang="zh-Hant")
+    assert text == "Nc7+捉雙，同時攻擊e8的王和a8的車。"
+
+
+def test_describe_names_a_discovered_check() -> None:
+    text = describe_motifs("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "Nc5+", lang="en")
+    assert text == "Nc5+ is a discovered check: the rook on e1 now gives check."
+
+
+def test_locale_files_have_the_same_keys_and_fields() -> None:
+    def fields(lang: str) -> dict[str, set[str]]:
+        path = resources.files("chesskit") / "locale" / lang / "tactics.toml"
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+        return {key: set(re.findall(r"{(\w+)}", value)) for key, value in table.items()}
+
+    assert fields("en") == fields("zh-Hans")
+
+
+# Lichess theme -> our tag, and which learner moves of the solution are looked at:
+# "first" (Moves[1]), "last" (the final move), "any" (any learner move).
+LICHESS = {
+    "mateIn1": ("mate", "first", 1.0),
+    "mate": ("mate", "last", 1.0),
+    "doubleCheck": ("double_check", "any", 1.0),
+    "backRankMate": ("back_rank_mate", "last", 0.9),
+    "smotheredMate": ("smothered_mate", "last", 0.9),
+    "fork": ("fork", "any", 0.95),
+    "skewer": ("skewer", "any", 0.95),
+    "discoveredAttack": ("discovered_attack", "any", 0.85),
+    "pin": ("pin", "any", 0.4),  # Lichess also tags pins that were there before the move
+}
+
+
+def _puzzle_rates() -> dict[str, float]:
+    path = resources.files("chesskit") / "data" / "lichess-puzzles-sample.csv"
+    found, total = Counter[str](), Counter[str]()
+    with path.open(encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            board = chess.Board(row["FEN"])
+            moves = [chess.Move.from_uci(uci) for uci in row["Moves"].split()]
+            board.push(moves[0])  # the opponent's move; the learner plays moves[1], [3], ...
+            learner = []
+            for index, move in enumerate(moves[1:]):
+                if index % 2 == 0:
+                    learner.append(motifs(board, move))
+                board.push(move)
+            seen = {"first": learner[0], "last": learner[-1], "any": frozenset().union(*learner)}
+            for theme in set(row["Themes"].split()) & set(LICHESS):
+                tag, where, _ = LICHESS[theme]
+                total[theme] += 1
+                found[theme] += tag in seen[where]
+    return {theme: found[theme] / total[theme] for theme in total}
+
+
+def test_lichess_sample_recall() -> None:
+    rates = _puzzle_rates()
+    assert set(rates) == set(LICHESS)
+    for theme, (_, _, floor) in LICHESS.items():
+        assert rates[theme] >= floor, (theme, rates[theme])
+
+
+def test_every_legal_move_of_sample_positions_is_named() -> None:
+    path = resources.files("chesskit") / "data" / "lichess-puzzles-sample.csv"
+    with path.open(encoding="utf-8") as handle:
+        fens = [row["FEN"] for _, row in zip(range(40), csv.DictReader(handle), strict=False)]
+    for fen in fens:
+        board = chess.Board(fen)
+        for move in board.legal_moves:
+            assert motifs(board, move) <= set(MOTIFS)
+            assert describe_motifs(board, move, lang="en").endswith(".")
+            assert describe_motifs(board, move, lang="zh-Hans").endswith("。")
