@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -26,6 +27,7 @@ _ALIASES = {
     "zh-hant": "zh-Hant", "zh-tw": "zh-Hant", "zh-hk": "zh-Hant", "zh-mo": "zh-Hant",
 }
 _current: str | None = None
+_LOWER_WORD = re.compile(r"[a-z]+\b")
 
 
 def normalize_language(lang: str) -> str:
@@ -127,9 +129,8 @@ def t(key: str, *, lang: str | None = None, **fields: object) -> str:
     if not isinstance(value, str):
         return key
     text = value.format(**fields) if fields else value
-    first_word = text.split(" ", 1)[0]
     if code == "en" and value[:1] == "{" and value.rstrip()[-1:] in ".!?" \
-            and first_word.isalpha() and first_word.islower():
+            and _LOWER_WORD.match(text):
         text = text[0].upper() + text[1:]
     return text
 
