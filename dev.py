@@ -122,7 +122,7 @@ def course() -> None:
 def test() -> None:
     setup()
     hub_proxy()
-    env = dict(os.environ, PYTHONHASHSEED="0", CHESSKIT_LANG="en")
+    env = dict(os.environ, PYTHONHASHSEED="0", CHESSKIT_LANG="en", CHESSKIT_RECORD="0")
     env.pop("CHESSKIT_DATA_DIR", None)
     run(BIN / "ruff", "check", "chesskit", "tests", "benchmarks", "dev.py", "jupyterhub_config.py")
     run(BIN / "mypy")

@@ -62,6 +62,11 @@ def data_dir() -> Path:
     return Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share") / "chesskit"
 
 
+def recording() -> bool:
+    """False when ``$CHESSKIT_RECORD`` is "0": the course build and its tests keep no progress."""
+    return os.environ.get("CHESSKIT_RECORD", "1") != "0"
+
+
 def _connect() -> sqlite3.Connection:
     folder = data_dir()
     folder.mkdir(parents=True, exist_ok=True)
@@ -84,6 +89,8 @@ def record_attempt(exercise_id: str, *, correct: bool, code: str = "", answer: s
 
     >>> record_attempt("01.01", correct=True, code="correct", answer="Ra8#")  # doctest: +SKIP
     """
+    if not recording():
+        return
     db = _connect()
     try:
         db.execute("INSERT INTO attempts (exercise_id, lesson, difficulty, correct, code, answer,"
@@ -96,6 +103,8 @@ def record_attempt(exercise_id: str, *, correct: bool, code: str = "", answer: s
 
 def attempts() -> list[Attempt]:
     """Every recorded attempt, oldest first."""
+    if not recording():
+        return []
     db = _connect()
     try:
         rows = db.execute("SELECT exercise_id, lesson, difficulty, correct, code, answer, at"

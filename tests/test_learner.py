@@ -20,6 +20,15 @@ DAY = 86400.0
 def setup(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     _teacher_fakes.install(monkeypatch)
     monkeypatch.setenv("CHESSKIT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("CHESSKIT_RECORD", raising=False)
+
+
+def test_recording_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHESSKIT_RECORD", "0")
+    learner.record_attempt("01.01", correct=True)
+    assert learner.attempts() == []
+    monkeypatch.setenv("CHESSKIT_RECORD", "1")
+    assert learner.attempts() == []
 
 
 def test_answer_checks_records_and_skips_empty() -> None:
