@@ -1,0 +1,373 @@
+"""The exercise bank: ``chesskit/bank/LL-slug.toml`` files, loaded once and verified.
+
+>>> exercise("07.01").kind
+'move'
+>>> lessons()[0].lesson >= 0
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import functools
+import pathlib
+import re
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, NamedTuple
+
+import chess
+
+from chesskit import search
+from chesskit.errors import BankError, ChessKitError
+from chesskit.exercises import MOTIF_GOALS, OPTIONS, Exercise, choice_key
+
+_COMMON = ("id", "kind", "goal", "fen", "topic", "difficulty", "prompt", "hints", "source")
+_REQUIRED = ("id", "kind", "topic", "difficulty")
+_ENDINGS = ("KQ", "KRR", "KR")
+_ID = re.compile(r"(\d\d)\.(\d\d)")
+
+
+class LessonInfo(NamedTuple):
+    """One lesson of the bank: number, slug and ``{"en", "zh"}`` title."""
+
+    lesson: int
+    slug: str
+    title: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One broken thing in the bank, printed as
+    ``bank/07-castling.toml: item 07.03: field fen: ...``.
+    """
+
+    file: str
+    item: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = [self.file] + ([f"item {self.item}"] if self.item else [])
+        where += [f"field {self.field}"] if self.field else []
+        return ": ".join([*where, self.message])
+
+
+@dataclass(frozen=True)
+class _File:
+    info: LessonInfo | None
+    items: tuple[Exercise, ...]
+    problems: tuple[Problem, ...]
+
+
+def bank_dir() -> pathlib.Path:
+    """The folder of the packaged bank files."""
+    return pathlib.Path(str(resources.files("chesskit") / "bank"))
+
+
+def _label(path: pathlib.Path) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
+def _exercise(raw: Mapping[str, Any], lesson: int) -> Exercise:
+    hints = raw.get("hints", ())
+    prompt = raw.get("prompt")
+    if not isinstance(hints, list | tuple) or (prompt is not None and not isinstance(
+            prompt, str | dict)):
+        raise BankError("field hints: hints are a list of {en, zh} and prompt one {en, zh}")
+    try:
+        difficulty = int(raw["difficulty"])
+    except (TypeError, ValueError):
+        raise BankError("field difficulty: a whole number such as 800") from None
+    return Exercise(
+        id=str(raw["id"]), lesson=lesson, kind=str(raw["kind"]), goal=str(raw.get("goal", "")),
+        fen=str(raw.get("fen", "")), topic=str(raw["topic"]), difficulty=difficulty,
+        prompt=prompt if isinstance(prompt, dict) else ({"en": prompt} if prompt else None),
+        hints=tuple(hints), source=str(raw.get("source", "")),
+        data={k: v for k, v in raw.items() if k not in _COMMON})
+
+
+def _item_problems(raw: Mapping[str, Any], lesson: int) -> list[tuple[str, str]]:
+    missing = [(name, "this field is missing") for name in _REQUIRED if name not in raw]
+    if missing:
+        return missing
+    match = _ID.fullmatch(str(raw["id"]))
+    if match is None:
+        return [("id", "an id looks like \"07.03\" (lesson, then item)")]
+    if int(match[1]) != lesson:
+        return [("id", f"the id belongs to lesson {int(match[1])}, but this file is lesson "
+                       f"{lesson}")]
+    return []
+
+
+def _fen_problem(ex: Exercise) -> str | None:
+    if not ex.fen:
+        return None
+    try:
+        ex.board()
+    except (ChessKitError, ValueError) as error:
+        return str(error)
+    return None
+
+
+def _parse(path: pathlib.Path) -> _File:
+    label = _label(path)
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        return _File(None, (), (Problem(label, "", "", f"cannot read the file: {error}"),))
+    problems: list[Problem] = []
+    for name in ("lesson", "slug", "title"):
+        if name not in doc:
+            problems.append(Problem(label, "", name, "this field is missing"))
+    if problems:
+        return _File(None, (), tuple(problems))
+    info = LessonInfo(int(doc["lesson"]), str(doc["slug"]), doc["title"])
+    if re.match(r"\d\d-", path.stem) and path.stem != f"{info.lesson:02d}-{info.slug}":
+        problems.append(Problem(label, "", "slug", f"the file should be named "
+                                                   f"{info.lesson:02d}-{info.slug}.toml"))
+    items: list[Exercise] = []
+    seen: set[str] = set()
+    for index, raw in enumerate(doc.get("item", [])):
+        item = str(raw.get("id", f"#{index + 1}"))
+        found = _item_problems(raw, info.lesson)
+        if not found and item in seen:
+            found = [("id", "this id is used twice")]
+        if not found:
+            try:
+                ex = _exercise(raw, info.lesson)
+            except BankError as error:
+                field, _, message = str(error).removeprefix("field ").partition(": ")
+                found = [(field, message)]
+            else:
+                fen = _fen_problem(ex)
+                found = [("fen", fen)] if fen else []
+                if not found:
+                    items.append(ex)
+        seen.add(item)
+        problems += [Problem(label, item, field, message) for field, message in found]
+    return _File(info, tuple(items), tuple(problems))
+
+
+@functools.cache
+def _load(path: pathlib.Path) -> _File:
+    return _parse(path)
+
+
+def _paths() -> list[pathlib.Path]:
+    return sorted(bank_dir().glob("[0-9][0-9]-*.toml"))
+
+
+def _loaded(path: pathlib.Path) -> _File:
+    """A file's contents; BankError naming file, item and field when it is broken."""
+    parsed = _load(path)
+    if parsed.problems:
+        raise BankError(str(parsed.problems[0]))
+    return parsed
+
+
+@functools.lru_cache(maxsize=1)
+def _index() -> dict[str, Exercise]:
+    index: dict[str, Exercise] = {}
+    for path in _paths():
+        for ex in _loaded(path).items:
+            if ex.id in index:
+                raise BankError(f"{_label(path)}: item {ex.id}: field id: this id is used twice")
+            index[ex.id] = ex
+    return dict(sorted(index.items()))
+
+
+def exercise(exercise_id: str) -> Exercise:
+    """The exercise with this id ("12.07"); BankError if there is none.
+
+    >>> exercise("07.01").lesson
+    7
+    """
+    index = _index()
+    key = str(exercise_id).strip()
+    if key not in index:
+        raise BankError(f"There is no exercise {key!r} in the bank; ids look like \"07.03\".")
+    return index[key]
+
+
+def bank(*, lesson: int | None = None, topic: str | None = None,
+         kind: str | None = None) -> Iterator[Exercise]:
+    """The exercises of the bank sorted by id, optionally of one lesson, topic or kind.
+
+    >>> all(ex.kind == "move" for ex in bank(lesson=7, kind="move"))
+    True
+    """
+    for ex in _index().values():
+        if ((lesson is None or ex.lesson == lesson) and (topic is None or ex.topic == topic)
+                and (kind is None or ex.kind == kind)):
+            yield ex
+
+
+def lessons() -> list[LessonInfo]:
+    """The lessons that have a bank file, in order."""
+    infos = [_loaded(path).info for path in _paths()]
+    return sorted(info for info in infos if info is not None)
+
+
+# ---- verification ------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=1)
+def _lichess() -> dict[str, str]:
+    path = pathlib.Path(str(resources.files("chesskit") / "data" / "lichess-puzzles-sample.csv"))
+    if not path.exists():
+        return {}
+    fens: dict[str, str] = {}
+    with path.open(encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle):
+            board = chess.Board(row["FEN"])
+            board.push_uci(row["Moves"].split()[0])
+            fens[row["PuzzleId"]] = board.fen()
+    return fens
+
+
+def _material_code(board: chess.Board, color: chess.Color) -> str:
+    return "".join(chess.piece_symbol(p).upper() * len(board.pieces(p, color))
+                   for p in (chess.KING, chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT,
+                             chess.PAWN))
+
+
+def _verify(ex: Exercise) -> list[tuple[str, str]]:
+    """(field, problem) pairs for one exercise, computed with the rules."""
+    problems: list[tuple[str, str]] = []
+    solutions = ex.solutions()
+    if not solutions and ex.kind != "playout":
+        problems.append(("goal" if ex.kind == "move" else "kind", "no answer is correct"))
+    if ex.kind == "line":
+        board, n = ex.board(), int(ex.data["mate_in"])
+        if n > 1 and search.can_mate(board, n - 1):
+            problems.append(("mate_in", f"there is a shorter mate than in {n}"))
+    if ex.kind == "move" and ex.goal in MOTIF_GOALS + ("mate",) and solutions:
+        problems += _motif_problems(ex, solutions)
+    if ex.kind == "move" and ex.goal == "escape_check" and not ex.board().is_check():
+        problems.append(("fen", "the side to move is not in check"))
+    if ex.kind == "choice":
+        problems += _choice_problems(ex)
+    if ex.kind == "count" and "answer" in ex.data and float(ex.data["answer"]) != float(
+            solutions[0]):
+        problems.append(("answer", f"the rules give {solutions[0]}, not {ex.data['answer']}"))
+    if ex.kind == "playout":
+        problems += _playout_problems(ex)
+    if ex.source.startswith("lichess:"):
+        problems += _lichess_problems(ex)
+    return problems
+
+
+def _motif_problems(ex: Exercise, solutions: list[str]) -> list[tuple[str, str]]:
+    from chesskit.tactics import motifs
+
+    board = ex.board()
+    tag = ex.goal
+    if not any(tag in motifs(board, board.parse_san(san)) for san in solutions):
+        return [("goal", f"no answer has the motif {tag}")]
+    return []
+
+
+def _choice_problems(ex: Exercise) -> list[tuple[str, str]]:
+    question = str(ex.data["question"])
+    if question == "fact":
+        options = ex.data.get("options", [])
+        answer = ex.data.get("answer")
+        if not isinstance(options, list) or len(options) < 2:
+            return [("options", "a fact question needs two or more options")]
+        if not isinstance(answer, int) or not 0 <= answer < len(options):
+            return [("answer", f"answer is the number of an option, 0 to {len(options) - 1}")]
+        return []
+    if "answer" in ex.data:
+        stored, key = ex.data["answer"], choice_key(ex)
+        names = OPTIONS[question]
+        if stored not in (key, names[key], chr(65 + key), chr(97 + key)):
+            return [("answer", f"the rules give {names[key]}, not {stored}")]
+    return []
+
+
+def _playout_problems(ex: Exercise) -> list[tuple[str, str]]:
+    board = ex.board()
+    strong = _material_code(board, board.turn)
+    weak = _material_code(board, not board.turn)
+    if strong not in _ENDINGS or weak != "K":
+        return [("fen", "a playout is K+Q, K+R+R or K+R against a lone king, "
+                        "the strong side to move")]
+    if board.is_game_over() or int(ex.data["max_moves"]) < 1:
+        return [("max_moves", "the game must be on and max_moves at least 1")]
+    return []
+
+
+def _lichess_problems(ex: Exercise) -> list[tuple[str, str]]:
+    fens = _lichess()
+    if not fens:
+        return []
+    puzzle = ex.source.removeprefix("lichess:")
+    if puzzle not in fens:
+        return [("source", f"puzzle {puzzle} is not in the Lichess sample")]
+    if chess.Board(ex.fen).fen() != fens[puzzle]:
+        return [("fen", f"differs from the Lichess position after the first move: {fens[puzzle]}")]
+    return []
+
+
+def _task(ex: Exercise) -> tuple[object, ...]:
+    data = tuple(sorted((k, repr(v)) for k, v in ex.data.items() if k != "generated"))
+    return (ex.kind, ex.goal, " ".join(ex.fen.split(" ")[:4]), data, repr(ex.prompt))
+
+
+def check_bank(paths: Iterable[str | pathlib.Path] | None = None) -> list[Problem]:
+    """Every problem of the bank files (all of them by default), one Problem each.
+
+    >>> check_bank([bank_dir() / "07-castling.toml"])
+    []
+    """
+    files = [pathlib.Path(p) for p in paths] if paths is not None else _paths()
+    problems: list[Problem] = []
+    owners: dict[str, str] = {}
+    for path in files:
+        parsed = _parse(path)
+        label = _label(path)
+        problems += parsed.problems
+        tasks: dict[tuple[object, ...], str] = {}
+        for ex in parsed.items:
+            if ex.id in owners:
+                problems.append(Problem(label, ex.id, "id", f"also used in {owners[ex.id]}"))
+            owners[ex.id] = label
+            task = _task(ex)
+            if task in tasks:
+                problems.append(Problem(label, ex.id, "kind", f"the same task as {tasks[task]}"))
+            tasks[task] = ex.id
+            try:
+                found = _verify(ex)
+            except (ChessKitError, ValueError, KeyError, TypeError, IndexError) as error:
+                found = [("kind", f"cannot be checked: {error}")]
+            problems += [Problem(label, ex.id, field, message) for field, message in found]
+    return problems
+
+
+def count_items(paths: Iterable[pathlib.Path]) -> int:
+    """How many items the files hold (broken ones included)."""
+    total = 0
+    for path in paths:
+        try:
+            total += len(tomllib.loads(path.read_text(encoding="utf-8")).get("item", []))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+    return total
+
+
+def check_bank_main(argv: list[str]) -> int:
+    """``chesskit check-bank [--file PATH ...]``: print each problem and a summary; 1 if any."""
+    parser = argparse.ArgumentParser(prog="chesskit check-bank",
+                                     description="Verify every exercise of the bank.")
+    parser.add_argument("--file", action="append", type=pathlib.Path, default=None,
+                        metavar="PATH", help="check only this bank file (repeatable)")
+    args = parser.parse_args(argv)
+    paths = args.file if args.file else _paths()
+    problems = check_bank(paths)
+    for problem in problems:
+        print(problem)
+    print(f"{count_items(paths)} items checked, {len(problems)} problems")
+    return 1 if problems else 0

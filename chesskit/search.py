@@ -1,0 +1,381 @@
+"""The small searches the exercise checks need: forced mates, material won, perpetual check,
+and the defender of the ``playout`` endings.
+
+Every function works on a ``chess.Board`` with push/pop and leaves it as it found it.
+
+>>> board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+>>> [board.san(m) for m in mate_in(board, 1)]
+['Ra8#']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator
+
+import chess
+import chess.engine
+
+VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9,
+          chess.KING: 0}
+MATE_SCORE = 1000
+STOCKFISH = "/usr/games/stockfish"
+_CENTRE = (3.5, 3.5)
+
+
+def material(board: chess.Board, color: chess.Color) -> int:
+    """The material of one side with the values 1 3 3 5 9.
+
+    >>> material(chess.Board(), chess.WHITE)
+    39
+    """
+    return sum(VALUES[p] * len(board.pieces(p, color)) for p in VALUES)
+
+
+def balance(board: chess.Board) -> int:
+    """White's material minus Black's."""
+    return material(board, chess.WHITE) - material(board, chess.BLACK)
+
+
+def ordered_moves(board: chess.Board) -> list[chess.Move]:
+    """Legal moves, checks first, then captures (biggest victim first), then the rest.
+
+    >>> ordered_moves(chess.Board("6k1/8/8/8/8/8/8/R5K1 w - - 0 1"))[0].uci()
+    'a1a8'
+    """
+    def key(move: chess.Move) -> tuple[int, int, str]:
+        victim = board.piece_type_at(move.to_square)
+        return (0 if board.gives_check(move) else 1,
+                -VALUES.get(victim, 1 if board.is_en_passant(move) else 0) if victim else 0,
+                move.uci())
+    return sorted(board.legal_moves, key=key)
+
+
+def _mates_now(board: chess.Board) -> Iterator[chess.Move]:
+    for move in board.legal_moves:
+        if board.gives_check(move):
+            board.push(move)
+            mate = board.is_checkmate()
+            board.pop()
+            if mate:
+                yield move
+
+
+def can_mate(board: chess.Board, n: int) -> bool:
+    """True when the side to move can force mate in at most ``n`` moves against every defence.
+
+    >>> can_mate(chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), 1)
+    True
+    """
+    return _can_mate(board, n, {})
+
+
+def _can_mate(board: chess.Board, n: int, memo: dict[tuple[object, int], bool]) -> bool:
+    if n <= 0:
+        return False
+    if n == 1:
+        return next(_mates_now(board), None) is not None
+    key = (board._transposition_key(), n)
+    if key not in memo:
+        memo[key] = any(_forces(board, move, n, memo) for move in ordered_moves(board))
+    return memo[key]
+
+
+def _forces(board: chess.Board, move: chess.Move, n: int,
+            memo: dict[tuple[object, int], bool]) -> bool:
+    board.push(move)
+    try:
+        if board.is_checkmate():
+            return True
+        replies = ordered_moves(board)
+        if not replies:
+            return False
+        return all(_after_reply(board, reply, n - 1, memo) for reply in replies)
+    finally:
+        board.pop()
+
+
+def _after_reply(board: chess.Board, reply: chess.Move, n: int,
+                 memo: dict[tuple[object, int], bool]) -> bool:
+    board.push(reply)
+    try:
+        return _can_mate(board, n, memo)
+    finally:
+        board.pop()
+
+
+def forces_mate(board: chess.Board, move: chess.Move, n: int) -> bool:
+    """True when ``move`` mates at once or forces mate within ``n`` moves in all (move included).
+
+    >>> b = chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+    >>> forces_mate(b, chess.Move.from_uci("a1a8"), 1)
+    True
+    """
+    return _forces(board, move, n, {})
+
+
+def mate_in(board: chess.Board, n: int) -> list[chess.Move]:
+    """Every move that forces mate in at most ``n`` moves, in UCI order."""
+    memo: dict[tuple[object, int], bool] = {}
+    if n == 1:
+        return sorted(_mates_now(board), key=chess.Move.uci)
+    return sorted((m for m in board.legal_moves if _forces(board, m, n, memo)), key=chess.Move.uci)
+
+
+def shortest_mate(board: chess.Board, *, limit: int = 4) -> int | None:
+    """The smallest n for which the side to move forces mate in n (None up to ``limit``).
+
+    >>> shortest_mate(chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"))
+    1
+    """
+    memo: dict[tuple[object, int], bool] = {}
+    return next((n for n in range(1, limit + 1) if _can_mate(board, n, memo)), None)
+
+
+def _quiesce(board: chess.Board, alpha: int, beta: int, depth: int) -> int:
+    """Captures only; scores from the side to move's view."""
+    if board.is_checkmate():
+        return -MATE_SCORE
+    stand = balance(board) * (1 if board.turn else -1)
+    if depth == 0 or stand >= beta:
+        return stand
+    alpha = max(alpha, stand)
+    for move in ordered_moves(board):
+        if not board.is_capture(move):
+            continue
+        board.push(move)
+        score = -_quiesce(board, -beta, -alpha, depth - 1)
+        board.pop()
+        if score >= beta:
+            return score
+        alpha = max(alpha, score)
+    return alpha
+
+
+def _negamax(board: chess.Board, depth: int, alpha: int, beta: int) -> int:
+    if board.is_checkmate():
+        return -MATE_SCORE
+    if board.is_stalemate() or board.is_insufficient_material():
+        return 0
+    if depth == 0:
+        return _quiesce(board, alpha, beta, 4)
+    best = -MATE_SCORE - 1
+    for move in ordered_moves(board):
+        board.push(move)
+        score = -_negamax(board, depth - 1, -beta, -alpha)
+        board.pop()
+        best = max(best, score)
+        alpha = max(alpha, score)
+        if alpha >= beta:
+            break
+    return best
+
+
+def material_gain(board: chess.Board, move: chess.Move, *, depth: int = 2) -> int:
+    """Material the mover is sure to win with ``move`` against every reply, searched ``depth``
+    plies after the move and then through the captures (a mate counts as 1000).
+
+    >>> b = chess.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")
+    >>> material_gain(b, chess.Move.from_uci("d1d5"))
+    9
+    """
+    sign = 1 if board.turn else -1
+    before = balance(board) * sign
+    board.push(move)
+    try:
+        after = -_negamax(board, depth, -MATE_SCORE - 1, MATE_SCORE + 1)
+    finally:
+        board.pop()
+    return after if abs(after) >= MATE_SCORE else after - before
+
+
+def wins_at_least(board: chess.Board, move: chess.Move, gain: int, *, depth: int = 2) -> bool:
+    """True when ``move`` wins at least ``gain`` against every reply (a null-window search)."""
+    sign = 1 if board.turn else -1
+    target = balance(board) * sign + gain
+    board.push(move)
+    try:
+        score = -_negamax(board, depth, -target, -target + 1)
+    finally:
+        board.pop()
+    return score >= target
+
+
+def best_reply(board: chess.Board, move: chess.Move, *, depth: int = 2) -> chess.Move | None:
+    """The reply that gives the mover least after ``move`` (the refutation to show)."""
+    board.push(move)
+    try:
+        best: tuple[int, chess.Move] | None = None
+        for reply in ordered_moves(board):
+            board.push(reply)
+            score = _negamax(board, depth - 1, -MATE_SCORE - 1, MATE_SCORE + 1)
+            board.pop()
+            if best is None or score < best[0]:
+                best = (score, reply)
+        return best[1] if best else None
+    finally:
+        board.pop()
+
+
+def is_perpetual(board: chess.Board, move: chess.Move, *, plies: int = 10) -> bool:
+    """True when ``move`` gives check and the mover can keep checking, whatever the defence,
+    until a position repeats (or mate), within ``plies`` half-moves.
+
+    >>> b = chess.Board("6k1/5ppp/8/8/8/8/q7/1Q4K1 w - - 0 1")
+    >>> is_perpetual(b, chess.Move.from_uci("b1b2"))
+    False
+    """
+    if not board.gives_check(move):
+        return False
+    board.push(move)
+    try:
+        return _defender_keeps_checked(board, plies, {board._transposition_key()}, {})
+    finally:
+        board.pop()
+
+
+def _defender_keeps_checked(board: chess.Board, plies: int, seen: set[object],
+                            memo: dict[tuple[object, int], bool]) -> bool:
+    if board.is_checkmate():
+        return True
+    replies = list(board.legal_moves)
+    if not replies or plies <= 0:
+        return False
+    for reply in replies:
+        board.push(reply)
+        key = board._transposition_key()
+        ok = key in seen or _checker_continues(board, plies - 1, seen | {key}, memo)
+        board.pop()
+        if not ok:
+            return False
+    return True
+
+
+def _checker_continues(board: chess.Board, plies: int, seen: set[object],
+                       memo: dict[tuple[object, int], bool]) -> bool:
+    memo_key = (board._transposition_key(), plies)
+    if memo_key in memo:
+        return memo[memo_key]
+    result = False
+    for move in board.legal_moves:
+        if not board.gives_check(move):
+            continue
+        board.push(move)
+        key = board._transposition_key()
+        result = key in seen or _defender_keeps_checked(board, plies - 1, seen | {key}, memo)
+        board.pop()
+        if result:
+            break
+    memo[memo_key] = result
+    return result
+
+
+def stubborn_reply(board: chess.Board, *, limit: int = 3) -> chess.Move | None:
+    """The most stubborn defence: the reply after which mate takes longest (no mate within
+    ``limit`` counts as longest), then the one leaving the attacker most moves, then UCI order.
+
+    >>> stubborn_reply(chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1")).uci()
+    'f7f5'
+    """
+    def key(reply: chess.Move) -> tuple[int, int, str]:
+        board.push(reply)
+        try:
+            length = shortest_mate(board, limit=limit) or limit + 1
+            return (-length, -board.legal_moves.count(), reply.uci())
+        finally:
+            board.pop()
+    return min(board.legal_moves, key=key, default=None)
+
+
+def _centre_distance(square: chess.Square) -> float:
+    return max(abs(chess.square_file(square) - _CENTRE[0]),
+               abs(chess.square_rank(square) - _CENTRE[1]))
+
+
+def _defence_key(board: chess.Board, move: chess.Move) -> tuple[int, int, float, int, str]:
+    board.push(move)
+    try:
+        stalemate = 1 if board.is_stalemate() else 0
+        mated_next = 1 if next(_mates_now(board), None) is not None else 0
+        king = board.king(not board.turn)
+        centre = _centre_distance(king) if king is not None else 0.0
+        return (stalemate, mated_next, centre, -_room(board), move.uci())
+    finally:
+        board.pop()
+
+
+def _room(board: chess.Board) -> int:
+    """How many moves the side that just moved would have if it could move again."""
+    if board.is_check():
+        return 0
+    board.push(chess.Move.null())
+    count = board.legal_moves.count()
+    board.pop()
+    return count
+
+
+def builtin_defence(board: chess.Board) -> chess.Move | None:
+    """The built-in defender: stays as far from mate as it can (never allows a mate in one when
+    it can help it), keeps its king near the centre with room to move, never picks a stalemate;
+    ties broken by UCI order, so it is deterministic.
+
+    >>> builtin_defence(chess.Board("8/8/8/4k3/8/8/8/KQ6 b - - 0 1")).uci()
+    'e5d5'
+    """
+    moves = list(board.legal_moves)
+    if not moves:
+        return None
+    return min(moves, key=lambda m: _defence_key(board, m))
+
+
+def engine_available() -> bool:
+    """True when Stockfish is installed at /usr/games/stockfish."""
+    return os.access(STOCKFISH, os.X_OK)
+
+
+def _open_engine() -> chess.engine.SimpleEngine | None:
+    if not engine_available():
+        return None
+    try:
+        engine = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
+        engine.configure({"Threads": 1, "Hash": 16})
+    except (OSError, chess.engine.EngineError):
+        return None
+    return engine
+
+
+Defender = Callable[[chess.Board], "chess.Move | None"]
+
+
+@contextlib.contextmanager
+def defender(*, engine: bool = False, nodes: int = 20000) -> Iterator[Defender]:
+    """The defender of a ``playout`` as a function board -> move, for one game.
+
+    :func:`builtin_defence` by default, so a playout is graded the same on every machine (with
+    or without Stockfish); Stockfish with a fixed node count (one thread, hash cleared every
+    move) when ``engine`` is True and it is installed.
+
+    >>> with defender(engine=False) as defend:
+    ...     defend(chess.Board("8/8/8/4k3/8/8/8/KQ6 b - - 0 1")).uci()
+    'e5d5'
+    """
+    sf = _open_engine() if engine else None
+
+    def defend(board: chess.Board) -> chess.Move | None:
+        if sf is None or board.is_game_over():
+            return builtin_defence(board)
+        return sf.play(board, chess.engine.Limit(nodes=nodes), game=object()).move
+
+    try:
+        yield defend
+    finally:
+        if sf is not None:
+            sf.quit()
+
+
+def defender_move(board: chess.Board, *, engine: bool = False,
+                  nodes: int = 20000) -> chess.Move | None:
+    """One move of :func:`defender` (starts and stops Stockfish: use ``defender`` for a game)."""
+    with defender(engine=engine, nodes=nodes) as defend:
+        return defend(board)

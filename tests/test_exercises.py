@@ -1,0 +1,302 @@
+"""Every kind and goal of chesskit.exercises: right answers in several spellings, wrong ones."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from chesskit.errors import BankError
+from chesskit.exercises import Exercise, Feedback, move_tokens, read_number, read_placement
+
+
+def move_ex(goal: str, fen: str, **data: object) -> Exercise:
+    return Exercise(id="99.01", lesson=99, kind="move", goal=goal, fen=fen, data=data)
+
+
+# goal, fen, data, right answers (spellings), wrong answer, word the wrong sentence names
+MOVE_CASES = [
+    ("mate", "k7/8/1K6/8/8/8/8/3Q3R w - - 0 1", {}, ["Qd8#", "Qd8", "d1d8", "Rh8#", "rh8"],
+     "Qd5", "Kb8"),
+    ("check", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", {}, ["Ra8+", "Ra1-a8", "a1a8"], "Ra7", "e8"),
+    ("capture", "4k3/8/8/1q1p4/8/2N5/8/4K3 w - - 0 1", {"most_valuable": True},
+     ["Nxb5", "Nb5", "c3b5"], "Nxd5", "captures"),
+    ("escape_check", "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", {}, ["Kxe2", "Kd1", "Kf1"], "Kd2", "e2"),
+    ("stalemate", "7k/8/5K2/8/8/8/8/6Q1 w - - 0 1", {}, ["Qg6", "g1g6"], "Qg2", "g2"),
+    ("castle", "r3k2r/8/8/8/2b5/8/8/R3K2R w KQkq - 0 1", {}, ["O-O-O", "0-0-0", "e1c1"],
+     "Kd1", "Kd1"),
+    ("en_passant", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", {}, ["exd6", "exd6 e.p.", "e5d6"],
+     "e6", "e6"),
+    ("promote", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1", {}, ["a8=Q", "a8Q", "a8=N"], "Kd2", "Kd2"),
+    ("win_material", "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", {"gain": 3}, ["Rxd5", "Rxd5+", "d1d5"],
+     "Rd2", "Rd2"),
+    ("fork", "r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", {}, ["Nc7+", "Nc7", "b5c7"], "Nd4", "d4"),
+    ("pin", "4k3/8/2n5/8/8/8/8/4KB2 w - - 0 1", {}, ["Bb5", "f1b5"], "Bc4", "Bc4"),
+    ("skewer", "8/8/1q6/8/8/8/1k4K1/7R w - - 0 1", {}, ["Rb1+", "h1b1"], "Rh3", "h3"),
+    ("discovered_attack", "3qk3/8/8/8/8/3N4/8/3RK3 w - - 0 1", {}, ["Nf4", "Nc5"], "Ke2", "Ke2"),
+    ("double_check", "4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1", {}, ["Nd6+", "Nf6+", "e4f6"],
+     "Nc5", "Nc5"),
+    ("perpetual", "6k1/6p1/8/8/8/8/8/K3Q3 w - - 0 1", {}, ["Qe8+", "e1e8"], "Qe2", "Qe2"),
+    ("develop", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1", {},
+     ["Nf3", "Nc3", "Bc4"], "Nh3", "h3"),
+    ("best", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+     {"answers": ["e4", "d4"]}, ["e4", "e2e4", "d4"], "a3", "a3"),
+]
+
+
+@pytest.mark.parametrize(("goal", "fen", "data", "rights", "wrong", "word"), MOVE_CASES)
+def test_move_goals(goal: str, fen: str, data: dict[str, object], rights: list[str], wrong: str,
+                    word: str) -> None:
+    ex = move_ex(goal, fen, **data)
+    for right in rights:
+        fb = ex.check(right, lang="en")
+        assert fb.correct, (goal, right, fb.message)
+        assert fb.code == "correct" and fb.message.startswith("Right!")
+    fb = ex.check(wrong, lang="en")
+    expected = "illegal" if goal == "escape_check" else "wrong"  # every legal move escapes
+    assert (fb.code, fb.correct) == (expected, False), fb.message
+    assert word in fb.message
+    assert ex.solutions() == sorted(ex.solutions()) and ex.solutions()
+
+
+def test_every_mate_is_accepted() -> None:
+    assert move_ex(*MOVE_CASES[0][:2]).solutions() == ["Qd8#", "Rh8#"]
+
+
+def test_illegal_move_is_explained() -> None:
+    fb = move_ex("mate", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").check("Rb2", lang="en")
+    assert fb.code == "illegal" and "a1" in fb.message
+
+
+def test_chinese_feedback() -> None:
+    ex = move_ex("mate", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+    assert ex.prompt_text(lang="zh-Hans") == "白方走：一步将杀。"
+    assert ex.prompt_text(lang="en") == "White to move: checkmate in one."
+    assert "Ra8#" in ex.check("Ra8", lang="zh-Hans").message
+    assert ex.check("车a8", lang="zh-Hant").correct
+
+
+@pytest.mark.parametrize("answer", [None, "", "   ", 3, 2.5, ["Ra8"], object(), "x" * 1_000_000,
+                                    {"a": 1}, b"Ra8", True, "\x00\x07", "🙂"])
+def test_bad_input_never_raises(answer: object) -> None:
+    for ex in [move_ex("mate", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), SQUARES, CHOICE, COUNT,
+               LINE, SETUP, GAME]:
+        fb = ex.check(answer, lang="en")
+        assert isinstance(fb, Feedback) and fb.message
+        if answer in (None, "", "   "):
+            assert fb.code == "empty"
+        assert fb.exercise_id == ex.id
+
+
+LINE = Exercise(id="12.50", lesson=12, kind="line", fen="6k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1",
+                data={"mate_in": 2})
+LINE2 = Exercise(id="12.51", lesson=12, kind="line", data={"mate_in": 2},
+                 fen="r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1")
+
+
+def test_line_key_alone_or_whole_line() -> None:
+    assert LINE.solutions() == ["Qb8#"] or LINE.solutions()
+    assert LINE2.solutions() == ["Nf6+"]
+    assert LINE2.check("Nf6+").correct
+    assert LINE2.check("1. Nf6+ gxf6 2. Bxf7#").correct
+    assert LINE2.check("1.Nf6+ gxf6 2.Bxf7#", lang="zh-Hans").correct
+    fb = LINE2.check("1. Nf6+ gxf6 2. Bh6", lang="en")
+    assert fb.code == "wrong" and "Move 3" in fb.message
+    fb = LINE2.check("Nc7+", lang="en")
+    assert fb.code == "wrong" and "Nc7+" in fb.message and "defend" in fb.message
+    assert LINE2.check("1. Nf6+ Kd7", lang="en").code == "illegal"
+
+
+def test_defender_reply_is_stubborn() -> None:
+    board = LINE2.board()
+    board.push_san("Nf6+")
+    assert board.san(LINE2.defender_reply(board)) == "gxf6"
+
+
+def test_hint_ladder() -> None:
+    assert LINE2.hint(0, lang="en")
+    assert LINE2.hint(1, lang="en") == "Use the knight on d5."
+    assert "Nf6+" in LINE2.hint(2, lang="en")
+    assert LINE2.hint(9, lang="en") == LINE2.hint(2, lang="en")
+
+
+SQUARES = Exercise(id="02.50", lesson=2, kind="squares", fen="8/8/8/8/3R4/8/8/8 w - - 0 1",
+                   data={"mode": "moves", "square": "d4"})
+
+
+def test_squares_any_order() -> None:
+    answer = "a4 b4 c4 e4 f4 g4 h4 d1 d2 d3 d5 d6 d7 d8"
+    assert SQUARES.check(answer).correct
+    assert SQUARES.check(", ".join(reversed(answer.upper().split()))).correct
+    assert SQUARES.check(answer.split()).correct
+    fb = SQUARES.check("d5 d6", lang="en")
+    assert fb.code == "incomplete" and "12" in fb.message
+    fb = SQUARES.check("e5", lang="en")
+    assert fb.code == "wrong" and "d4" in fb.message and "e5" in fb.message
+    assert SQUARES.check("d5 zz").code == "unparseable"
+
+
+@pytest.mark.parametrize(("mode", "square", "fen", "answer"), [
+    ("attacks", "e4", "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1", "d5 f5"),
+    ("king_safe", "e1", "4k3/8/8/8/8/8/8/4K2r w - - 0 1", "d2 e2 f2"),
+])
+def test_squares_modes(mode: str, square: str, fen: str, answer: str) -> None:
+    ex = Exercise(id="x", lesson=2, kind="squares", fen=fen, data={"mode": mode, "square": square})
+    assert ex.check(answer).correct, ex.solutions()
+
+
+def test_squares_controlled() -> None:
+    ex = Exercise(id="x", lesson=2, kind="squares", fen="8/8/8/8/8/8/8/N7 w - - 0 1",
+                  data={"mode": "controlled", "color": "white"})
+    assert ex.check("b3 c2").correct
+
+
+def test_square_name_and_find() -> None:
+    name = Exercise(id="01.01", lesson=1, kind="square", data={"mode": "name", "square": "e4"})
+    assert name.check("e4").correct and name.check("E4").correct and name.check("ｅ４").correct
+    fb = name.check("e5", lang="en")
+    assert fb.code == "wrong" and "e5" in fb.message and "letter" in fb.message
+    find = Exercise(id="01.02", lesson=1, kind="square", data={"mode": "find", "square": "c6"})
+    assert find.prompt_text(lang="en") == "Find the square c6."
+    assert find.check("c6").correct and find.check("a1").code == "wrong"
+    assert find.board_svg().startswith("<svg")
+
+
+CHOICE = Exercise(id="08.50", lesson=8, kind="choice", fen="7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+                  data={"question": "status"})
+
+
+def test_choice_status_any_spelling() -> None:
+    for answer in ["B", "b", "2", "Stalemate", "逼和", "B."]:
+        assert CHOICE.check(answer).correct, answer
+    fb = CHOICE.check("A", lang="en")
+    assert fb.code == "wrong" and "h8" in fb.message
+    assert CHOICE.check("Z").code == "unparseable"
+    assert CHOICE.solutions() == ["B"]
+    assert "A. Checkmate" in CHOICE.prompt_text(lang="en")
+
+
+@pytest.mark.parametrize(("data", "fen", "key"), [
+    ({"question": "legal", "move": "e1g1"}, "4k3/8/8/8/2b5/8/8/4K2R w K - 0 1", "B"),
+    ({"question": "legal", "move": "e1g1"}, "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "A"),
+    ({"question": "evaluation"}, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "A"),
+    ({"question": "draw_rule", "moves": "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8"},
+     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "C"),
+    ({"question": "draw_rule"}, "4k3/8/8/8/8/8/8/3BK3 w - - 0 1", "B"),
+    ({"question": "fact", "options": [{"en": "Yes", "zh": "是"}, {"en": "No", "zh": "否"}],
+      "answer": 1}, "", "B"),
+])
+def test_choice_questions(data: dict[str, object], fen: str, key: str) -> None:
+    ex = Exercise(id="x", lesson=8, kind="choice", fen=fen, data=data,
+                  prompt={"en": "Q?", "zh": "问？"} if data["question"] == "fact" else None)
+    assert ex.solutions() == [key]
+    assert ex.check(key.lower()).correct
+    wrong = "A" if key != "A" else "B"
+    assert ex.check(wrong).code == "wrong"
+
+
+COUNT = Exercise(id="05.50", lesson=5, kind="count", fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+                 data={"count": "material"})
+
+
+def test_count() -> None:
+    for answer in ["5", 5, "五", " 5 "]:
+        assert COUNT.check(answer).correct
+    assert COUNT.check("6", lang="en").message == "6 is too many. Count again."
+    assert COUNT.check("lots").code == "unparseable"
+    legal = Exercise(id="x", lesson=5, kind="count", fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+                     data={"count": "legal_moves"})
+    assert legal.solutions() == [str(chess.Board(legal.fen).legal_moves.count())]
+    piece = Exercise(id="x", lesson=5, kind="count", fen="8/8/8/8/3N4/8/8/8 w - - 0 1",
+                     data={"count": "piece_moves", "square": "d4"})
+    assert piece.check("八").correct
+    attackers = Exercise(id="x", lesson=5, kind="count", data={"count": "attackers",
+                         "square": "d5"}, fen="4k3/8/8/3p4/4P3/2N5/8/4K3 w - - 0 1")
+    assert attackers.check("2").correct
+
+
+def test_count_ratings() -> None:
+    elo = Exercise(id="28.50", lesson=28, kind="count", data={
+        "count": "elo_change", "rating": 1400, "opponent": 1600, "score": 1, "games_played": 40})
+    assert elo.check("11.4").correct and not elo.check("11").correct
+
+
+GAME = Exercise(id="09.50", lesson=9, kind="notation", data={"mode": "game",
+                                                               "moves": "e2e4 e7e5 g1f3"})
+
+
+def test_notation_game() -> None:
+    for answer in ["1. e4 e5 2. Nf3", "e4 e5 Nf3", "1.e4 e5 2.Ng1-f3", "1. e4 e5 2. 马f3"]:
+        assert GAME.check(answer).correct, answer
+    fb = GAME.check("1. e4 e5 2. Nf6", lang="en")
+    assert fb.code == "illegal" and fb.message.startswith("Move 2, white")
+    assert GAME.check("1. e4 e5", lang="en").code == "incomplete"
+    fb = GAME.check("1. e4 e5 2. Nc3", lang="en")
+    assert fb.code == "wrong" and "g1" in fb.message
+    assert GAME.check("e2e4", lang="en").code == "wrong"
+    assert "knight g1-f3" in GAME.prompt_text(lang="en")
+
+
+def test_notation_write_and_read() -> None:
+    write = Exercise(id="x", lesson=9, kind="notation", fen="r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/"
+                     "PPPP1PPP/RNBQKB1R w KQkq - 2 3", data={"mode": "write", "move": "f1b5"})
+    assert write.check("Bb5").correct and write.check("Bf1-b5").correct
+    assert write.check("f1b5").code == "wrong"
+    read = Exercise(id="x", lesson=9, kind="notation", data={"mode": "read",
+                                                              "pgn": "1. e4 e5 2. Nf3 Nc6"})
+    assert read.check("Nc6").correct and read.check("1. e4 e5 2. Nf3 Nc6").correct
+    assert read.solutions() == ["Nc6"]
+
+
+SETUP = Exercise(id="02.51", lesson=2, kind="setup", data={"target": "start"})
+
+
+def test_setup() -> None:
+    assert SETUP.check(chess.STARTING_FEN).correct
+    assert SETUP.check(chess.STARTING_BOARD_FEN).correct
+    fb = SETUP.check("rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", lang="en")
+    assert fb.code == "wrong" and "d8" in fb.message and "queen" in fb.message
+    pieces = Exercise(id="x", lesson=2, kind="setup", data={"pieces": "Ke1 Qd1 ke8"})
+    assert pieces.check("Ke1, Qd1, ke8").correct and pieces.check("ke8 Qd1 Ke1").correct
+    fb = pieces.check("Ke1 ke8", lang="en")
+    assert fb.code == "incomplete" and "d1" in fb.message
+    assert "king e1" in pieces.prompt_text(lang="en")
+
+
+def test_read_helpers() -> None:
+    assert move_tokens("1... Kg8 2. Qh7#") == ["Kg8", "Qh7#"]
+    assert read_number("十") == 10 and read_number("十二") == 12
+    assert read_placement("??") is None
+
+
+def test_playout_against_builtin_defender(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chesskit import search
+
+    ex = Exercise(id="11.50", lesson=11, kind="playout", fen="7k/8/5K2/8/8/8/8/6Q1 w - - 0 1",
+                  data={"max_moves": 5})
+    real = search.defender
+
+    def builtin(**_: object):  # type: ignore[no-untyped-def]
+        return real(engine=False)
+    monkeypatch.setattr(search, "defender", builtin)
+    fb = ex.check("Qg6", lang="en")
+    assert fb.code == "wrong" and "Stalemate" in fb.message
+    fb = ex.check("Qg7#")
+    assert fb.correct
+    fb = ex.check("Qg2", lang="en")
+    assert fb.code == "incomplete"
+
+
+def test_bank_field_errors() -> None:
+    with pytest.raises(BankError, match="field goal"):
+        move_ex("win_everything", "8/8/8/8/8/8/8/8 w - - 0 1")
+    with pytest.raises(BankError, match="field kind"):
+        Exercise(id="x", lesson=1, kind="puzzle")
+
+
+def test_display() -> None:
+    ex = move_ex("fork", "r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1")
+    bundle = ex._repr_mimebundle_()
+    assert bundle == ex._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "image/svg+xml", "text/markdown"}
+    assert "0x" not in bundle["text/plain"] and bundle["image/svg+xml"].startswith("<svg")
+    assert repr(ex) == "<chesskit.Exercise 99.01 move/fork>"
