@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import functools
 import pathlib
 import re
@@ -180,8 +181,10 @@ def _index() -> dict[str, Exercise]:
     return dict(sorted(index.items()))
 
 
-def exercise(exercise_id: str) -> Exercise:
+def exercise(exercise_id: str, *, review: bool = False) -> Exercise:
     """The exercise with this id ("12.07"); BankError if there is none.
+
+    With ``review=True`` its task does not name the idea (mixed review: "Find the best move.").
 
     >>> exercise("07.01").lesson
     7
@@ -190,7 +193,7 @@ def exercise(exercise_id: str) -> Exercise:
     key = str(exercise_id).strip()
     if key not in index:
         raise BankError(f"There is no exercise {key!r} in the bank; ids look like \"07.03\".")
-    return index[key]
+    return dataclasses.replace(index[key], review=True) if review else index[key]
 
 
 def bank(*, lesson: int | None = None, topic: str | None = None,

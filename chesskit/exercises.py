@@ -42,6 +42,9 @@ OPTIONS = {"status": ("checkmate", "stalemate", "check", "none"),
 MAX_ANSWER = 2000
 EMPTY_FEN = "8/8/8/8/8/8/8/8 w - - 0 1"
 display_widget = False
+REVIEW_GOALS = ("mate", "win_material", "fork", "pin", "skewer", "discovered_attack",
+                "double_check", "perpetual", "best")
+"""Goals whose task, in mixed review, is only "find the best move" (the idea is not named)."""
 """Set to True (the widget module does it in a live kernel) to show exercises on the board."""
 
 Lang = str | None
@@ -64,6 +67,13 @@ class Feedback:
 
     def __str__(self) -> str:
         return self.message
+
+    def __repr__(self) -> str:
+        return f"<chesskit.Feedback {self.exercise_id} {self.code}>"
+
+    def _repr_markdown_(self) -> str:
+        mark = "✅" if self.correct else ("✏️" if self.code == "empty" else "❌")
+        return f"{mark} {self.message}"
 
 
 class _Verdict(NamedTuple):
@@ -278,6 +288,8 @@ class Exercise:
     hints: tuple[Mapping[str, str], ...] = ()
     source: str = ""
     data: Mapping[str, Any] = field(default_factory=dict)
+    review: bool = False
+    """In mixed review the task does not name the idea: "Find the best move." """
 
     def __post_init__(self) -> None:
         problems = _check_fields(self.kind, self.goal, self.fen, self.data)
@@ -364,7 +376,12 @@ class Exercise:
         ...          fen="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").prompt_text(lang="zh-Hans")
         '白方走：一步将杀。'
         """
-        text = localize(self.prompt, lang=lang) if self.prompt else _default_prompt(self, lang)
+        if self.review and (self.kind == "line" or self.goal in REVIEW_GOALS):
+            text = t("exercises.prompt_review", lang=lang, side=self.side(lang=lang))
+        elif self.prompt:
+            text = localize(self.prompt, lang=lang)
+        else:
+            text = _default_prompt(self, lang)
         if self.kind == "choice":
             options = "  ".join(f"{chr(65 + i)}. {o}"
                                 for i, o in enumerate(self.options(lang=lang)))
@@ -461,7 +478,7 @@ def _board_marks(ex: Exercise) -> tuple[dict[str, object] | None, list[str] | No
     marks: dict[str, object] | None = {"yellow": [str(d["square"]).lower()]} if marked else None
     arrow = (ex.kind == "notation" and d["mode"] == "write") or (
         ex.kind == "choice" and d["question"] == "legal")
-    return marks, [str(d["move"])] if arrow else None
+    return marks, [str(d["move"])[:4]] if arrow else None
 
 
 def _game_words(ex: Exercise, lang: Lang) -> str:
@@ -561,6 +578,8 @@ def _move_reason(ex: Exercise, board: chess.Board, move: chess.Move, lang: Lang)
         key = f"{ex.goal}_check"
     if ex.goal == "stalemate" and after.is_checkmate():
         key = "stalemate_mate"
+    if ex.goal == "mate" and after.is_stalemate():
+        key = "mate_stalemate"
     if ex.goal == "capture" and board.is_capture(move):
         key = "capture_small"
     if ex.goal == "develop":

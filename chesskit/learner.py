@@ -116,21 +116,8 @@ def attempts() -> list[Attempt]:
 
 # ---------------------------------------------------------------- answering
 
-def _show(feedback: Any) -> None:
-    """Display the feedback in a notebook unless it already displays itself as the result."""
-    kind = type(feedback)
-    if hasattr(kind, "_repr_html_") or hasattr(kind, "_repr_mimebundle_"):
-        return
-    ipython = sys.modules.get("IPython")
-    if ipython is None or ipython.get_ipython() is None:
-        return
-    from IPython.display import display
-
-    display({"text/plain": feedback.message}, raw=True)
-
-
 def answer(exercise_id: str, answer: object) -> Any:
-    """Check an answer, show the feedback and record the attempt; never raises.
+    """Check an answer and record the attempt; the Feedback shows itself; never raises.
 
     >>> answer("99.99", "e4").code  # doctest: +SKIP
     'unknown_exercise'
@@ -145,7 +132,6 @@ def answer(exercise_id: str, answer: object) -> Any:
         feedback = Feedback(correct=False, code="unknown_exercise",
                             message=t("learner.unknown_exercise", id=str(exercise_id)),
                             squares=(), answer=text, exercise_id=str(exercise_id))
-        _show(feedback)
         return feedback
     feedback = exercise.check(answer)
     if feedback.code != "empty":
@@ -153,7 +139,6 @@ def answer(exercise_id: str, answer: object) -> Any:
             record_attempt(exercise.id, correct=feedback.correct, code=feedback.code,
                            answer=feedback.answer or text, lesson=exercise.lesson,
                            difficulty=exercise.difficulty)
-    _show(feedback)
     return feedback
 
 
