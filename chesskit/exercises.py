@@ -21,7 +21,15 @@ import chess
 
 from chesskit import search
 from chesskit.errors import BankError, ChessKitError
-from chesskit.i18n import color_name, join_words, localize, piece_name, piece_on, t
+from chesskit.i18n import (
+    color_name,
+    join_words,
+    localize,
+    piece_name,
+    piece_on,
+    t,
+    to_traditional,
+)
 
 KINDS = ("square", "squares", "move", "line", "choice", "count", "notation", "setup", "playout")
 MOVE_GOALS = ("mate", "check", "capture", "escape_check", "stalemate", "castle", "en_passant",
@@ -94,7 +102,7 @@ def _explain(board: chess.Board, text: str, lang: Lang) -> _Verdict:
 def _describe(board: chess.Board, move: chess.Move, lang: Lang) -> str:
     from chesskit.tactics import describe_motifs
 
-    return describe_motifs(board, move, lang=lang)
+    return describe_motifs(board, move, lang=lang, hanging=False)
 
 
 def _motifs(board: chess.Board, move: chess.Move) -> frozenset[str]:
@@ -578,8 +586,8 @@ def _move_reason(ex: Exercise, board: chess.Board, move: chess.Move, lang: Lang)
         key = f"{ex.goal}_check"
     if ex.goal == "stalemate" and after.is_checkmate():
         key = "stalemate_mate"
-    if ex.goal == "mate" and after.is_stalemate():
-        key = "mate_stalemate"
+    if ex.goal != "stalemate" and after.is_stalemate():
+        key = "stalemate_draw"
     if ex.goal == "capture" and board.is_capture(move):
         key = "capture_small"
     if ex.goal == "develop":
@@ -774,10 +782,21 @@ def choice_key(ex: Exercise) -> int:
     return 0 if diff > 0 else 1 if diff < 0 else 2
 
 
+_SYNONYMS = {
+    "yes": ("是", "对", "能", "行", "合法", "y", "true"),
+    "no": ("否", "不", "不是", "不对", "不能", "不行", "不合法", "n", "false"),
+    "white_better": ("+-",), "black_better": ("-+",), "equal": ("=",),
+}
+
+
 def _read_option(ex: Exercise, text: str) -> int | None:
     options = ex.options(lang="en") + ex.options(lang="zh-Hans") + ex.options(lang="zh-Hant")
     count = len(ex.options(lang="en"))
-    word = text.strip().rstrip(".)").strip()
+    word = text.strip().rstrip(".)。！!").strip()
+    keys = OPTIONS.get(str(ex.data.get("question")), ())
+    for index, key in enumerate(keys):
+        if word.casefold() in _SYNONYMS.get(key, ()) or _traditional_synonym(word, key):
+            return index
     if len(word) == 1 and word.isalpha() and word.isascii():
         index = ord(word.upper()) - 65
         return index if 0 <= index < count else None
@@ -786,6 +805,11 @@ def _read_option(ex: Exercise, text: str) -> int | None:
         return int(number) - 1 if number == int(number) and 1 <= number <= count else None
     folded = [o.casefold().rstrip(".") for o in options]
     return folded.index(word.casefold()) % count if word.casefold() in folded else None
+
+
+def _traditional_synonym(word: str, key: str) -> bool:
+    """True when ``word`` is a Traditional spelling of one of ``key``'s Chinese synonyms."""
+    return any(to_traditional(s) == word for s in _SYNONYMS.get(key, ()) if not s.isascii())
 
 
 def _check_choice(ex: Exercise, text: str, lang: Lang) -> Feedback:

@@ -182,7 +182,8 @@ def lesson_sources(root: Path = ROOT) -> list[Path]:
 
 
 def _setup_cell(lang: str) -> nbformat.NotebookNode:
-    cell = nbformat.v4.new_code_cell(f'import chesskit as ck\nck.set_language("{lang}")')
+    cell = nbformat.v4.new_code_cell(
+        f'import chess\nimport chesskit as ck\n\nck.set_language("{lang}")')
     cell.metadata["tags"] = ["setup"]
     cell.metadata["jupyter"] = {"source_hidden": True}
     return cell
@@ -299,9 +300,9 @@ def _build_one(job: tuple[str, str, bool]) -> str:
     path_text, content, run = job
     path = Path(path_text)
     notebook = nbformat.reads(content, as_version=4)
+    path.parent.mkdir(parents=True, exist_ok=True)
     if run:
         execute(notebook, cwd=path.parent)
-    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(nbformat.writes(notebook) + "\n", encoding="utf-8")
     return path_text
 

@@ -395,8 +395,12 @@ def _clause(p: _Played, tags: frozenset[str], lang: str | None) -> str:
     return t("tactics.quiet", lang=lang, san="{san}")
 
 
-def describe_motifs(position: Position, move: MoveLike, *, lang: str | None = None) -> str:
+def describe_motifs(position: Position, move: MoveLike, *, lang: str | None = None,
+                    hanging: bool = True) -> str:
     """One sentence for a beginner naming what the move does, with pieces and squares.
+
+    ``hanging=False`` leaves out "but ... can be taken for free" (for a move already known to
+    be right, such as a winning sacrifice).
 
     Raises like :func:`motifs` for a position or move that cannot be read.
 
@@ -408,7 +412,7 @@ def describe_motifs(position: Position, move: MoveLike, *, lang: str | None = No
     played = _play(position, move)
     tags = _tags(played)
     clause = _clause(played, tags, lang)
-    if "hanging" in tags:
+    if hanging and "hanging" in tags:
         piece = piece_on(played.mover, played.move.to_square, lang=lang)
         sentence = t("tactics.sentence_hanging", lang=lang, clause=clause, piece=piece)
     else:
