@@ -342,8 +342,9 @@ class Exercise:
 
     def _right(self, text: str, lang: Lang, detail: str = "",
                squares: Sequence[chess.Square] = ()) -> Feedback:
-        message = t("exercises.correct", lang=lang)
-        return self._fb("correct", f"{message} {detail}".strip(), text, squares)
+        message = t("exercises.correct_because", lang=lang, detail=detail) if detail \
+            else t("exercises.correct", lang=lang)
+        return self._fb("correct", message, text, squares)
 
     # -- answers ------------------------------------------------------------------------
     @cached_property
