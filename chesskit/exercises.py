@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -420,21 +421,37 @@ class Exercise:
     def __repr__(self) -> str:
         return f"<chesskit.Exercise {self.id} {self.kind}{'/' + self.goal if self.goal else ''}>"
 
-    def _repr_mimebundle_(self, include: object = None, exclude: object = None
-                          ) -> dict[str, str]:
-        if display_widget:
-            bundle = self.widget()._repr_mimebundle_(include=include, exclude=exclude)
-            if isinstance(bundle, tuple):
-                bundle = bundle[0]
-            return dict(bundle)
-        prompt = self.prompt_text()
-        return {"text/plain": f"{self.id}: {prompt}", "image/svg+xml": str(self.board_svg()),
-                "text/markdown": f"**{self.id}** {prompt}".replace("\n", "  \n")}
+    def _repr_markdown_(self) -> str:
+        return f"**{self.id}** {self.prompt_text()}".replace("\n", "  \n")
+
+    def _repr_svg_(self) -> str:
+        return str(self.board_svg())
+
+    def _ipython_display_(self) -> None:
+        """Two outputs: the task as Markdown, then the board to answer on in a live kernel (the
+        SVG board where there is no kernel, as in an exported page)."""
+        from IPython.display import display
+
+        display({"text/markdown": self._repr_markdown_(),
+                 "text/plain": f"{self.id}: {self.prompt_text()}"}, raw=True)
+        if _live_kernel():
+            widget = self.widget()
+            widget.prompt = ""  # the task is already shown above the board
+            display(widget)
+        else:
+            display({"image/svg+xml": self._repr_svg_(), "text/plain": repr(self)}, raw=True)
 
     # -- the line defender ---------------------------------------------------------------
     def defender_reply(self, board: chess.Board) -> chess.Move | None:
         """The most stubborn defence in ``board`` (defender to move) of a ``line`` item."""
         return search.stubborn_reply(board, limit=int(self.data.get("mate_in", 2)))
+
+
+def _live_kernel() -> bool:
+    """True inside a Jupyter kernel, where widgets can be shown."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    return getattr(shell, "kernel", None) is not None
 
 
 # ---- default prompts and board marks ----------------------------------------------------------

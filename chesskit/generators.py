@@ -86,8 +86,47 @@ def count_items(*, what: str, seed: int) -> Iterator[Item]:
                "difficulty": 500 + 10 * (i % 30)}
 
 
+def check_items(*, seed: int) -> Iterator[Item]:
+    """``move`` items with goal ``check`` where some moves check and most do not."""
+    rng = random.Random(f"{seed}-check")
+    for i in itertools.count():
+        board = _game_position(rng)
+        checks = sum(board.gives_check(m) for m in board.legal_moves)
+        if 1 <= checks <= board.legal_moves.count() // 3:
+            yield {"kind": "move", "goal": "check", "fen": board.fen(), "topic": "check",
+                   "difficulty": 550 + 10 * (i % 20)}
+
+
+def escape_items(*, seed: int) -> Iterator[Item]:
+    """``move`` items with goal ``escape_check``: White is in check (not mate) and must answer."""
+    rng = random.Random(f"{seed}-escape")
+    while True:
+        board = _game_position(rng)
+        board.turn = chess.BLACK
+        checks = [m for m in board.legal_moves if board.gives_check(m) and not board.is_capture(m)]
+        if not board.is_valid() or not checks:
+            continue
+        board.push(rng.choice(checks))
+        if not board.is_game_over():
+            yield {"kind": "move", "goal": "escape_check", "fen": board.fen(), "topic": "check",
+                   "difficulty": 600 + board.legal_moves.count() % 10 * 10}
+
+
+def notation_items(*, seed: int) -> Iterator[Item]:
+    """``notation`` items: write the move shown by the arrow in algebraic notation."""
+    rng = random.Random(f"{seed}-notation")
+    for i in itertools.count():
+        board = _game_position(rng)
+        moves = sorted(board.legal_moves, key=chess.Move.uci)
+        move = rng.choice([m for m in moves if board.is_capture(m)] or moves) if i % 3 == 0 \
+            else rng.choice(moves)
+        yield {"kind": "notation", "mode": "write", "fen": board.fen(), "move": move.uci(),
+               "topic": "notation", "difficulty": 500 + 10 * (i % 20)}
+
+
 Generator = Callable[..., Iterator[Item]]
 PLAN: dict[int, list[tuple[Generator, dict[str, Any]]]] = {
+    0: [(square_items, {"count": 12})],
     1: [(square_items, {"count": 24})],
     2: [(piece_items, {"piece": "rook", "count": 12}),
         (piece_items, {"piece": "bishop", "count": 12})],
@@ -97,6 +136,9 @@ PLAN: dict[int, list[tuple[Generator, dict[str, Any]]]] = {
     4: [(piece_items, {"piece": "pawn", "count": 12})],
     5: [(count_items, {"what": "material", "count": 12}),
         (count_items, {"what": "legal_moves", "count": 8})],
+    6: [(check_items, {"count": 20}), (escape_items, {"count": 20})],
+    9: [(notation_items, {"count": 30})],
+    21: [(escape_items, {"count": 16})],
 }
 """Which generators fill which lesson's generated block."""
 

@@ -1,0 +1,293 @@
+// chesskit board: draws the synced state, sends requests; Python judges every rule.
+const FILES = "abcdefgh";
+const GLYPH = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F\uFE0E" };
+const COLOURS = { green: "#009E73", red: "#D55E00", blue: "#0072B2", yellow: "#E69F00" };
+const h = (tag, cls, attrs = {}) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  return e;
+};
+const pieces = (fen) => {
+  const out = {};
+  fen.split(" ")[0].split("/").forEach((row, i) => {
+    let f = 0;
+    for (const c of row) {
+      if (c >= "1" && c <= "8") f += +c;
+      else out[FILES[f++] + (8 - i)] = c;
+    }
+  });
+  return out;
+};
+const glyph = (c) => `<span class="ck-p ${c === c.toUpperCase() ? "ck-w" : "ck-b"}">${GLYPH[c.toLowerCase()]}</span>`;
+
+export default {
+  render({ model, el }) {
+    const get = (k) => model.get(k);
+    const send = (msg) => model.send(msg);
+    const root = h("div", "ck", { "data-lm-suppress-shortcuts": "true" });
+    const prompt = h("div", "ck-prompt");
+    const wrap = h("div", "ck-wrap");
+    const grid = h("div", "ck-board", { role: "grid", "data-jp-suppress-context-menu": "" });
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("class", "ck-draw");
+    svg.setAttribute("viewBox", "0 0 8 8");
+    const promo = h("div", "ck-promo");
+    const bar = h("div", "ck-bar");
+    const moves = h("div", "ck-moves", { "aria-live": "polite" });
+    const msg = h("div", "ck-msg", { role: "status", "aria-live": "polite" });
+    wrap.append(grid, svg, promo);
+    root.append(prompt, wrap, bar, msg, moves);
+    el.append(root);
+
+    const cells = {};
+    for (let r = 8; r >= 1; r--) for (const f of FILES) {
+      const sq = f + r;
+      const c = h("div", "ck-sq " + ((FILES.indexOf(f) + r) % 2 ? "ck-light" : "ck-dark"),
+        { role: "gridcell", tabindex: "-1", "data-sq": sq });
+      cells[sq] = c;
+      grid.append(c);
+    }
+    let selected = null, focus = "e2", drag = null, rdrag = null, flashing = new Set();
+    const white = () => get("orientation") !== "black";
+    const at = (x, y) => {
+      const b = grid.getBoundingClientRect();
+      let col = Math.floor(((x - b.left) / b.width) * 8), row = Math.floor(((y - b.top) / b.height) * 8);
+      if (col < 0 || col > 7 || row < 0 || row > 7) return null;
+      return white() ? FILES[col] + (8 - row) : FILES[7 - col] + (row + 1);
+    };
+    const xy = (sq) => {
+      const f = FILES.indexOf(sq[0]), r = +sq[1] - 1;
+      return white() ? [f + 0.5, 7.5 - r] : [7.5 - f, r + 0.5];
+    };
+
+    const button = (key, label, act, title) => {
+      const b = h("button", "ck-btn ck-" + key, { type: "button", "aria-label": title || label, title: title || label });
+      b.textContent = label;
+      b.addEventListener("click", act);
+      return b;
+    };
+    const ui = (k) => (get("ui") || {})[k] || k;
+    const input = h("input", "ck-input", { type: "text", autocomplete: "off", spellcheck: "false" });
+    const go = () => { if (input.value.trim()) send({ type: "text", text: input.value }); input.value = ""; };
+    input.addEventListener("keydown", (e) => { e.stopPropagation(); if (e.key === "Enter") go(); });
+    const btn = {
+      first: button("first", "\u00AB", () => send({ type: "goto", index: 0 }), ui("first")),
+      back: button("back", "\u25C0", () => send({ type: "step", delta: -1 }), ui("back")),
+      forward: button("forward", "\u25B6", () => send({ type: "step", delta: 1 }), ui("forward")),
+      last: button("last", "\u00BB", () => send({ type: "goto", index: 9999 }), ui("last")),
+      flip: button("flip", "\u21C5", () => { model.set("orientation", white() ? "black" : "white"); model.save_changes(); }, ui("flip")),
+      takeback: button("takeback", "\u21B6", () => send({ type: "takeback" }), ui("takeback")),
+      clear: button("clear", "\u2715", () => { model.set("arrows", []); model.set("circles", []); model.save_changes(); }, ui("clear")),
+      play: button("play", ui("play"), go),
+      submit: button("submit", ui("submit"), () => send({ type: "submit" })),
+      hint: button("hint", ui("hint"), () => send({ type: "hint" })),
+      solution: button("solution", ui("solution"), () => send({ type: "solution" })),
+    };
+    bar.append(btn.first, btn.back, btn.forward, btn.last, btn.flip, btn.takeback, btn.clear,
+      input, btn.play, btn.submit, btn.hint, btn.solution);
+
+    const draw = () => {
+      const size = get("size"), pos = pieces(get("fen")), legal = get("legal") || {};
+      const targets = selected ? legal[selected] || [] : [];
+      const last = get("lastmove"), marked = new Set(get("marked")), labels = get("labels") || {};
+      const hl = {};
+      for (const [colour, sqs] of Object.entries(get("marks") || {})) for (const s of sqs) hl[s] = colour;
+      root.style.setProperty("--ck-size", size + "px");
+      grid.setAttribute("aria-label", labels.board || "");
+      for (const [sq, c] of Object.entries(cells)) {
+        const [x, y] = xy(sq);
+        c.style.gridColumn = x + 0.5;
+        c.style.gridRow = y + 0.5;
+        const cls = c.className.split(" ").slice(0, 2);
+        if (last && (last.slice(0, 2) === sq || last.slice(2, 4) === sq)) cls.push("ck-last");
+        if (hl[sq]) cls.push("ck-hl-" + hl[sq]);
+        if (marked.has(sq)) cls.push("ck-marked");
+        if (sq === get("check")) cls.push("ck-check");
+        if (sq === selected) cls.push("ck-sel");
+        if (targets.includes(sq)) cls.push(pos[sq] ? "ck-cap" : "ck-dot");
+        if (flashing.has(sq)) cls.push("ck-flash");
+        c.className = cls.join(" ");
+        let html = pos[sq] ? glyph(pos[sq]) : "";
+        if (y === 7.5) html += `<span class="ck-file">${sq[0]}</span>`;
+        if (x === 0.5) html += `<span class="ck-rank">${sq[1]}</span>`;
+        c.innerHTML = html;
+        c.setAttribute("aria-label", labels[sq] || sq);
+        c.setAttribute("aria-selected", sq === selected || marked.has(sq) ? "true" : "false");
+        c.tabIndex = sq === focus ? 0 : -1;
+      }
+      drawShapes();
+      const n = get("count"), i = get("index"), mode = get("mode"), ex = get("exercise_id");
+      for (const k of ["first", "back", "forward", "last"]) btn[k].hidden = n < 2;
+      btn.first.disabled = btn.back.disabled = i === 0;
+      btn.forward.disabled = btn.last.disabled = i >= n - 1;
+      btn.takeback.hidden = !get("takeback") || mode !== "play";
+      btn.clear.hidden = !(get("arrows").length || get("circles").length);
+      const text = get("text_input");
+      input.hidden = btn.play.hidden = mode === "view" && text !== "answer";
+      input.placeholder = ui(text === "answer" ? "answer_box" : "move_box");
+      input.setAttribute("aria-label", input.placeholder);
+      btn.submit.hidden = mode !== "mark" && !(ex && get("takeback"));
+      btn.hint.hidden = btn.solution.hidden = !ex;
+      prompt.textContent = get("prompt") || "";
+      prompt.hidden = !prompt.textContent;
+      moves.textContent = get("show_moves") ? get("movetext") : "";
+      msg.textContent = get("message");
+      msg.className = "ck-msg ck-" + (get("message_kind") || "info");
+      const feedback = get("feedback");
+      root.classList.toggle("ck-solved", !!get("solved"));
+      if (ex && feedback && !get("message")) msg.textContent = feedback;
+      drawPromo(pos);
+    };
+    const drawShapes = () => {
+      let out = "";
+      for (const [a, b, colour] of get("arrows") || []) {
+        const [x1, y1] = xy(a), [x2, y2] = xy(b), c = COLOURS[colour] || COLOURS.green;
+        const len = Math.hypot(x2 - x1, y2 - y1), ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+        const ex = x2 - ux * 0.35, ey = y2 - uy * 0.35;
+        out += `<line x1="${x1}" y1="${y1}" x2="${ex}" y2="${ey}" stroke="${c}" stroke-width="0.18" stroke-linecap="round" opacity="0.85"/>`;
+        out += `<polygon points="${x2},${y2} ${ex - uy * 0.3},${ey + ux * 0.3} ${ex + uy * 0.3},${ey - ux * 0.3}" fill="${c}" opacity="0.85"/>`;
+      }
+      for (const [s, colour] of get("circles") || []) {
+        const [x, y] = xy(s);
+        out += `<circle cx="${x}" cy="${y}" r="0.44" fill="none" stroke="${COLOURS[colour] || COLOURS.green}" stroke-width="0.08"/>`;
+      }
+      svg.innerHTML = out;
+    };
+    const drawPromo = (pos) => {
+      const p = get("promotion");
+      promo.hidden = !p;
+      if (!p) return;
+      const isWhite = pos[p.slice(0, 2)] === "P";
+      promo.innerHTML = "";
+      promo.setAttribute("aria-label", ui("promote"));
+      for (const k of "qrbn") {
+        const b = h("button", "ck-btn ck-pick", { type: "button", "data-piece": k });
+        b.innerHTML = glyph(isWhite ? k.toUpperCase() : k);
+        b.setAttribute("aria-label", ((get("labels") || {})[p.slice(0, 2)] || "") + " \u2192 " + k.toUpperCase());
+        b.addEventListener("click", () => send({ type: "promote", piece: k }));
+        promo.append(b);
+      }
+      promo.append(button("cancel", "\u2715", () => send({ type: "promote", piece: "" }), ui("cancel")));
+      promo.querySelector("button").focus();
+    };
+
+    // picking and dropping: the same for mouse, touch and keyboard
+    const choose = (sq) => {
+      const mode = get("mode"), legal = get("legal") || {};
+      if (mode === "mark") return send({ type: "mark", square: sq });
+      if (mode !== "play") return;
+      if (selected && selected !== sq && !legal[sq]) {
+        send({ type: "move", from: selected, to: sq });
+        selected = null;
+      } else if (legal[sq] && selected !== sq) {
+        selected = sq;
+      } else if (selected === sq) {
+        selected = null;
+      } else {
+        selected = null;
+        send({ type: "pick", square: sq });
+      }
+      draw();
+    };
+    const drop = (sq) => {
+      if (selected && sq && sq !== selected) { send({ type: "move", from: selected, to: sq }); selected = null; draw(); }
+    };
+    const ghost = h("div", "ck-ghost");
+    wrap.append(ghost);
+    grid.addEventListener("contextmenu", (e) => { e.preventDefault(); e.stopPropagation(); });
+    grid.addEventListener("pointerdown", (e) => {
+      const sq = at(e.clientX, e.clientY);
+      if (!sq) return;
+      if (e.button === 2) { rdrag = sq; return; }
+      if (e.button !== 0) return;
+      focus = sq;
+      const wasSelected = selected;
+      if (get("mode") === "play" && (get("legal") || {})[sq] && wasSelected !== sq) {
+        selected = sq;
+        draw();
+        drag = { sq, x: e.clientX, y: e.clientY, moved: false };
+        try { grid.setPointerCapture(e.pointerId); } catch (_) { /* synthetic events */ }
+      } else choose(sq);
+    });
+    grid.addEventListener("pointermove", (e) => {
+      if (!drag) return;
+      if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 5) return;
+      drag.moved = true;
+      const b = wrap.getBoundingClientRect();
+      ghost.innerHTML = glyph(pieces(get("fen"))[drag.sq]);
+      ghost.style.left = e.clientX - b.left + "px";
+      ghost.style.top = e.clientY - b.top + "px";
+      ghost.hidden = false;
+      cells[drag.sq].classList.add("ck-lifted");
+    });
+    grid.addEventListener("pointerup", (e) => {
+      const sq = at(e.clientX, e.clientY);
+      if (e.button === 2 && rdrag) {
+        const colour = e.shiftKey ? "red" : e.ctrlKey || e.metaKey ? "blue" : e.altKey ? "yellow" : "green";
+        if (sq && sq !== rdrag) toggleShape("arrows", [rdrag, sq, colour], 2);
+        else if (sq) toggleShape("circles", [sq, colour], 1);
+        rdrag = null;
+        return;
+      }
+      if (drag && drag.moved) { ghost.hidden = true; drop(sq); if (selected) draw(); }
+      drag = null;
+    });
+    const toggleShape = (key, shape, n) => {
+      const list = (get(key) || []).filter((s) => s.slice(0, n).join() !== shape.slice(0, n).join());
+      if (list.length === (get(key) || []).length) list.push(shape);
+      model.set(key, list);
+      model.save_changes();
+    };
+    ghost.hidden = true;
+
+    root.addEventListener("keydown", (e) => {
+      const sq = e.target.dataset && e.target.dataset.sq;
+      const dirs = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+      if (sq && dirs[e.key]) {
+        const [dx, dy] = dirs[e.key], s = white() ? 1 : -1;
+        const f = Math.min(7, Math.max(0, FILES.indexOf(sq[0]) + dx * s)), r = Math.min(8, Math.max(1, +sq[1] + dy * s));
+        focus = FILES[f] + r;
+        draw();
+        cells[focus].focus();
+      } else if (sq && (e.key === "Enter" || e.key === " ")) {
+        focus = sq;
+        choose(sq);
+        cells[focus].focus();
+      } else if (e.key === "Escape") {
+        selected = null;
+        draw();
+      } else if (e.target.tagName !== "INPUT" && ["PageUp", "PageDown", "Home", "End"].includes(e.key)) {
+        const d = { PageUp: -1, PageDown: 1 }[e.key];
+        send(d ? { type: "step", delta: d } : { type: "goto", index: e.key === "Home" ? 0 : 9999 });
+      } else if (!sq && e.target.tagName !== "INPUT" && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
+        send({ type: "step", delta: e.key === "ArrowLeft" ? -1 : 1 });
+      } else return;
+      e.preventDefault();
+      e.stopPropagation();
+    });
+
+    let flashTimer = null;
+    const flash = () => {
+      flashing = new Set();
+      draw();
+      void grid.offsetWidth;
+      flashing = new Set(get("message_squares") || []);
+      draw();
+      clearTimeout(flashTimer);
+      flashTimer = setTimeout(() => { flashing = new Set(); draw(); }, 1500);
+    };
+    let replyTimer = null;
+    const wait = () => {
+      clearTimeout(replyTimer);
+      if (get("waiting")) replyTimer = setTimeout(() => send({ type: "reply" }), get("pause"));
+    };
+    const redraw = () => { selected = selected && (get("legal") || {})[selected] ? selected : null; draw(); };
+    model.on("change", redraw);
+    model.on("change:flash", flash);
+    model.on("change:waiting", wait);
+    draw();
+    wait();
+    return () => { clearTimeout(replyTimer); clearTimeout(flashTimer); };
+  },
+};

@@ -1,0 +1,581 @@
+"""The interactive board: an anywidget whose rules are all judged in Python by python-chess.
+
+The browser side (``static/board.js``) only draws what the traitlets say and sends requests
+("move e2 to e4", "toggle d4", "step back"); :class:`Board` answers every request here, so an
+illegal try is explained with :func:`chesskit.explain.explain_move` and the JavaScript never
+knows a rule.
+
+>>> b = Board("start")
+>>> b.legal["g1"]
+['f3', 'h3']
+>>> b.move("e4").legal
+True
+>>> b
+<chesskit.Board fen='rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+import anywidget
+import chess
+import chess.pgn
+import traitlets
+
+from chesskit.errors import MoveError
+from chesskit.i18n import color_name, get_language, join_words, piece_name, piece_on, t
+
+if TYPE_CHECKING:
+    from chesskit.exercises import Exercise, Feedback
+    from chesskit.explain import Verdict
+
+_STATIC = resources.files("chesskit") / "static"
+_UI_KEYS = ("flip", "first", "back", "forward", "last", "takeback", "clear", "move_box",
+            "answer_box", "play", "submit", "hint", "solution", "promote", "cancel")
+_PROMOTIONS = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT}
+
+
+def _to_board(position: object) -> chess.Board:
+    from chesskit.position import to_board
+
+    return to_board(position)  # type: ignore[arg-type]
+
+
+def square_labels(board: chess.Board, *, lang: str | None = None) -> dict[str, str]:
+    """The spoken name of every square: "white knight on g1" / "白马 g1", "e4, empty".
+
+    >>> square_labels(chess.Board(), lang="zh-Hans")["g1"]
+    '白马 g1'
+    """
+    labels = {}
+    for square, name in enumerate(chess.SQUARE_NAMES):
+        piece = board.piece_at(square)
+        if piece is None:
+            labels[name] = t("widget.label_empty", lang=lang, square=name)
+        else:
+            labels[name] = t("widget.label_piece", lang=lang, square=name,
+                             piece=piece_name(piece.piece_type, color=piece.color, lang=lang))
+    return labels
+
+
+def legal_targets(board: chess.Board) -> dict[str, list[str]]:
+    """From-square -> sorted target squares of every legal move (promotions counted once).
+
+    >>> legal_targets(chess.Board())["b1"]
+    ['a3', 'c3']
+    """
+    targets: dict[str, set[str]] = {}
+    for move in board.legal_moves:
+        targets.setdefault(chess.square_name(move.from_square), set()).add(
+            chess.square_name(move.to_square))
+    return {source: sorted(found) for source, found in sorted(targets.items())}
+
+
+def line_text(board: chess.Board) -> str:
+    """The moves played on ``board`` since its root, numbered: "1. e4 e5 2. Nf3".
+
+    >>> b = chess.Board(); b.push_san("e4"); line_text(b)
+    Move.from_uci('e2e4')
+    '1. e4'
+    """
+    return board.root().variation_san(board.move_stack)
+
+
+def _color(text: str) -> chess.Color:
+    return text != "black"
+
+
+class Board(anywidget.AnyWidget):
+    """A chess board to play, mark squares or step through positions, in the browser.
+
+    ``Board(position="start", *, exercise=None, orientation="white", size=400, mode="play",
+    positions=None, takeback=True, lang=None)``. ``positions``: a list of positions, or a PGN /
+    SAN move text, to step through with the arrow buttons and keys. With ``exercise`` it is an
+    :class:`ExerciseBoard`.
+
+    >>> Board("8/8/8/8/3R4/8/8/8", mode="mark").toggle("d4").marked
+    ['d4']
+    """
+
+    _esm = (_STATIC / "board.js").read_text(encoding="utf-8")
+    _css = (_STATIC / "board.css").read_text(encoding="utf-8")
+
+    fen = traitlets.Unicode().tag(sync=True)
+    orientation = traitlets.Unicode("white").tag(sync=True)
+    size = traitlets.Int(400).tag(sync=True)
+    mode = traitlets.Unicode("play").tag(sync=True)
+    legal = traitlets.Dict().tag(sync=True)
+    lastmove = traitlets.Unicode("").tag(sync=True)
+    check = traitlets.Unicode("").tag(sync=True)
+    marks = traitlets.Dict().tag(sync=True)
+    marked = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    arrows = traitlets.List(traitlets.List(traitlets.Unicode())).tag(sync=True)
+    circles = traitlets.List(traitlets.List(traitlets.Unicode())).tag(sync=True)
+    message = traitlets.Unicode("").tag(sync=True)
+    message_squares = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    message_kind = traitlets.Unicode("").tag(sync=True)
+    flash = traitlets.Int(0).tag(sync=True)
+    promotion = traitlets.Unicode("").tag(sync=True)
+    labels = traitlets.Dict().tag(sync=True)
+    ui = traitlets.Dict().tag(sync=True)
+    history = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    movetext = traitlets.Unicode("").tag(sync=True)
+    show_moves = traitlets.Bool(False).tag(sync=True)
+    index = traitlets.Int(0).tag(sync=True)
+    count = traitlets.Int(1).tag(sync=True)
+    takeback = traitlets.Bool(True).tag(sync=True)
+    text_input = traitlets.Unicode("move").tag(sync=True)
+    waiting = traitlets.Bool(False).tag(sync=True)
+    pause = traitlets.Int(600).tag(sync=True)
+    lang = traitlets.Unicode("en").tag(sync=True)
+
+    def __new__(cls, *args: Any, exercise: Exercise | None = None, **kwargs: Any) -> Board:
+        """``Board(..., exercise=ex)`` makes an :class:`ExerciseBoard`."""
+        target = ExerciseBoard if exercise is not None and cls is Board else cls
+        return super().__new__(target, *args, exercise=exercise, **kwargs)
+
+    def __init__(self, position: object = "start", *, orientation: str = "white",
+                 size: int = 400, mode: str = "play", positions: object = None,
+                 takeback: bool = True, lang: str | None = None, exercise: Exercise | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(orientation=orientation, size=size, mode=mode, takeback=takeback,
+                         lang=get_language(lang), **kwargs)
+        self.ui = {key: t(f"widget.{key}", lang=self.lang) for key in _UI_KEYS}
+        self._frames = self._read_frames(position, positions)
+        self.on_msg(self._on_msg)
+        self._show(len(self._frames) - 1 if positions is None else 0)
+
+    @staticmethod
+    def _read_frames(position: object, positions: object) -> list[chess.Board]:
+        if positions is None:
+            return [_to_board(position)]
+        if isinstance(positions, str):
+            return _game_frames(positions, start=_to_board(position))
+        return [_to_board(p) for p in positions]  # type: ignore[attr-defined]
+
+    # -- what the board shows ---------------------------------------------------------------
+
+    @property
+    def board(self) -> chess.Board:
+        """A copy of the position shown (with its move stack)."""
+        return self._frames[self.index].copy()
+
+    def _show(self, index: int) -> None:
+        board = self._frames[index]
+        with self.hold_sync():
+            self.index = index
+            self.count = len(self._frames)
+            self.fen = board.fen()
+            self.lastmove = board.peek().uci() if board.move_stack else ""
+            king = board.king(board.turn) if board.is_check() else None
+            self.check = chess.square_name(king) if king is not None else ""
+            self.legal = self._legal_now(board)
+            self.labels = {**square_labels(board, lang=self.lang),
+                           "board": t("widget.board_label", lang=self.lang, side=t(
+                               "core.side_to_move", lang=self.lang,
+                               side=color_name(board.turn, lang=self.lang)))}
+            self.history = _sans(board)
+            self.movetext = line_text(board)
+            self.promotion = ""
+
+    def _legal_now(self, board: chess.Board) -> dict[str, list[str]]:
+        over = board.outcome() is not None
+        return legal_targets(board) if self.mode == "play" and not over else {}
+
+    def say(self, message: str, *, squares: Iterable[chess.Square | str] = (),
+            kind: str = "info") -> None:
+        """Show a sentence under the board and flash its squares."""
+        with self.hold_sync():
+            self.message = message
+            self.message_kind = kind
+            self.message_squares = [_name(s) for s in squares]
+            self.flash += 1
+
+    def highlight(self, **marks: Iterable[chess.Square | str]) -> Board:
+        """Colour squares for the class: ``highlight(yellow=["e4", "d5"], blue=["f3"])``."""
+        self.marks = {colour: [_name(s) for s in squares] for colour, squares in marks.items()}
+        return self
+
+    def draw(self, *arrows: str | Sequence[str]) -> Board:
+        """Draw arrows ``"e2e4"`` or ``("g1", "f3", "blue")`` (colours green red blue yellow)."""
+        self.arrows = [_arrow(a) for a in arrows]
+        return self
+
+    # -- requests from the page (and from Python) ---------------------------------------------
+
+    def _on_msg(self, _widget: object, content: object, _buffers: object) -> None:
+        if isinstance(content, Mapping):
+            self.handle(content)
+
+    def handle(self, content: Mapping[str, object]) -> None:
+        """Answer one request of the page: ``{"type": "move", "from": "e2", "to": "e4"}``."""
+        kind = content.get("type")
+        text = {k: str(v) for k, v in content.items() if isinstance(v, (str, int))}
+        actions = {
+            "move": lambda: self.request(text.get("from", ""), text.get("to", ""),
+                                         promotion=text.get("promotion", "")),
+            "promote": lambda: self.promote(text.get("piece", "")),
+            "pick": lambda: self.pick(text.get("square", "")),
+            "text": lambda: self.type_text(text.get("text", "")),
+            "mark": lambda: self.toggle(text.get("square", "")),
+            "submit": self.submit,
+            "step": lambda: self.step(_int(text.get("delta", "0"))),
+            "goto": lambda: self.goto(_int(text.get("index", "0"))),
+            "takeback": self.take_back,
+            "reply": self.reply,
+        }
+        action = actions.get(str(kind))
+        if action is not None:
+            action()
+
+    def request(self, source: str, target: str, *, promotion: str = "") -> Verdict | None:
+        """A move tried with the mouse: play it, ask for the promotion piece, or explain it."""
+        if source not in chess.SQUARE_NAMES or target not in chess.SQUARE_NAMES:
+            return None
+        move = chess.Move(chess.parse_square(source), chess.parse_square(target),
+                          _PROMOTIONS.get(promotion.lower()))
+        board = self._frames[self.index]
+        if move.promotion is None and board.is_legal(
+                chess.Move(move.from_square, move.to_square, chess.QUEEN)):
+            self.promotion = source + target
+            self.say(t("widget.choose_promotion", lang=self.lang, square=source), kind="info")
+            return None
+        return self.move(move)
+
+    def promote(self, piece: str) -> Verdict | None:
+        """Finish the move waiting in the promotion chooser ("" cancels it)."""
+        pending, self.promotion = self.promotion, ""
+        if not pending or piece.lower() not in _PROMOTIONS:
+            self.say("")
+            return None
+        return self.request(pending[:2], pending[2:], promotion=piece)
+
+    def pick(self, square: str) -> None:
+        """A click on a square with no legal move: say why it cannot move."""
+        if square not in chess.SQUARE_NAMES or self.mode != "play":
+            return
+        board = self._frames[self.index]
+        piece = board.piece_at(chess.parse_square(square))
+        if piece is None:
+            return
+        where = piece_on(piece.piece_type, chess.parse_square(square), color=piece.color,
+                         lang=self.lang)
+        if piece.color != board.turn:
+            self.say(t("widget.wrong_turn", lang=self.lang, piece=where,
+                       side=color_name(board.turn, lang=self.lang)), squares=[square], kind="error")
+        else:
+            self.say(t("widget.cannot_move", lang=self.lang, piece=where), squares=[square],
+                     kind="error")
+
+    def type_text(self, text: str) -> Verdict | None:
+        """A move typed in the text box, read with :func:`chesskit.notation.read_move`."""
+        from chesskit.notation import read_move
+
+        try:
+            move = read_move(self._frames[self.index], text)
+        except MoveError:
+            return self.move(text)
+        return self.move(move)
+
+    def move(self, move: str | chess.Move) -> Verdict:
+        """Play ``move`` (SAN, UCI or a chess.Move) if it is legal, else explain why not."""
+        from chesskit.explain import explain_move
+
+        board = self._frames[self.index]
+        verdict = explain_move(board, move, lang=self.lang)
+        if self.mode != "play" or not verdict.legal or verdict.move is None:
+            if self.mode == "play":
+                self.say(verdict.message, squares=verdict.squares, kind="error")
+            return verdict
+        self.play_move(verdict.move)
+        return verdict
+
+    def play_move(self, move: chess.Move) -> None:
+        """Push a legal move onto the shown position (later frames are dropped)."""
+        board = self._frames[self.index].copy()
+        san = board.san(move)
+        mover = color_name(board.turn, lang=self.lang)
+        board.push(move)
+        self._frames = self._frames[: self.index + 1] + [board]
+        self._show(self.index + 1)
+        text = t("widget.played", lang=self.lang, side=mover, san=san)
+        if board.is_check() and not board.is_checkmate():
+            text += " " + t("widget.check", lang=self.lang)
+        self.say(text, kind="ok")
+        self.after_move(board)
+
+    def after_move(self, board: chess.Board) -> None:
+        """Called after every move played; games and exercises answer here."""
+
+    def reply(self) -> None:
+        """The page's pause is over: the opponent moves (games and exercises)."""
+        self.waiting = False
+
+    def take_back(self) -> None:
+        """Undo the last move shown (when ``takeback`` is allowed)."""
+        board = self._frames[self.index]
+        if not self.takeback or not board.move_stack or self.index == 0:
+            self.say(t("widget.nothing_to_take_back", lang=self.lang), kind="error")
+            return
+        san = _sans(board)[-1]
+        self._frames = self._frames[: self.index]
+        self._show(self.index - 1)
+        self.say(t("widget.taken_back", lang=self.lang, san=san), kind="info")
+
+    def step(self, delta: int) -> Board:
+        """Go ``delta`` positions forward (negative: back) in the list of positions."""
+        return self.goto(self.index + delta)
+
+    def goto(self, index: int) -> Board:
+        """Show position number ``index`` (clamped to the list)."""
+        self._show(max(0, min(index, len(self._frames) - 1)))
+        self.say("")
+        return self
+
+    def flip(self) -> Board:
+        """Turn the board round."""
+        self.orientation = "black" if self.orientation == "white" else "white"
+        return self
+
+    def toggle(self, square: str) -> Board:
+        """In mark mode, mark or unmark a square."""
+        if square in chess.SQUARE_NAMES and self.mode == "mark":
+            chosen = set(self.marked) ^ {square}
+            self.marked = sorted(chosen, key=chess.parse_square)
+        return self
+
+    def submit(self) -> None:
+        """The Submit button: say which squares are marked (exercises check them)."""
+        if not self.marked:
+            self.say(t("widget.no_marks", lang=self.lang), kind="error")
+            return
+        self.say(t("widget.marked", lang=self.lang, squares=join_words(self.marked,
+                                                                         lang=self.lang)))
+
+    # -- output without a live front end ------------------------------------------------------
+
+    def svg(self) -> str:
+        """The position as the course's SVG diagram (what exported notebooks show)."""
+        from chesskit.diagram import board as diagram
+
+        marks = {colour: list(squares) for colour, squares in sorted(self.marks.items())}
+        if self.marked:
+            marks["blue"] = [*marks.get("blue", []), *self.marked]
+        return str(diagram(self.fen, marks=marks or None, arrows=[tuple(a) for a in self.arrows]
+                           or None, lastmove=self.lastmove or None,
+                           orientation=_color(self.orientation), size=min(self.size, 480),
+                           lang=self.lang))
+
+    def __repr__(self) -> str:
+        return f"<chesskit.{type(self).__name__} fen={self.fen!r}>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data, metadata = bundle if bundle is not None else ({}, {})
+        data["image/svg+xml"] = self.svg()
+        data["text/plain"] = repr(self)
+        return data, metadata
+
+
+def _sans(board: chess.Board) -> list[str]:
+    replay = board.root()
+    sans = []
+    for move in board.move_stack:
+        sans.append(replay.san(move))
+        replay.push(move)
+    return sans
+
+
+def _game_frames(text: str, *, start: chess.Board) -> list[chess.Board]:
+    """Every position of a game given as PGN or as SAN moves, from ``start``."""
+    import io
+
+    game = chess.pgn.read_game(io.StringIO(text))
+    if game is None:
+        return [start]
+    board = game.board() if game.headers.get("FEN") else start.copy()
+    frames = [board.copy()]
+    for move in game.mainline_moves():
+        board.push(move)
+        frames.append(board.copy())
+    return frames
+
+
+def _name(square: chess.Square | str) -> str:
+    return square if isinstance(square, str) else chess.square_name(square)
+
+
+def _arrow(arrow: str | Sequence[str]) -> list[str]:
+    if isinstance(arrow, str):
+        return [arrow[:2], arrow[2:4], "green"]
+    parts = [_name(part) for part in arrow]
+    return [parts[0], parts[1], parts[2] if len(parts) > 2 else "green"]
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return 0
+
+
+class ExerciseBoard(Board):
+    """An exercise on the board: prompt, board, feedback, hint and solution buttons.
+
+    The answer given on the board is kept in ``exercise_id`` + ``answer`` so that a notebook
+    saved with widget state can be graded without running it (see chesskit.boardstate).
+    """
+
+    exercise_id = traitlets.Unicode("").tag(sync=True)
+    answer = traitlets.Unicode("").tag(sync=True)
+    attempts = traitlets.Int(0).tag(sync=True)
+    prompt = traitlets.Unicode("").tag(sync=True)
+    feedback = traitlets.Unicode("").tag(sync=True)
+    correct = traitlets.Bool(False).tag(sync=True)
+    solved = traitlets.Bool(False).tag(sync=True)
+
+    def __init__(self, position: object = None, *, exercise: Exercise, size: int = 400,
+                 lang: str | None = None, **_ignored: object) -> None:
+        self.exercise = exercise
+        self._flow = _flow(exercise)
+        self._hint_level = 0
+        self._start = exercise.board()
+        data = exercise.data
+        mode = {"mark": "mark", "text": "view"}.get(self._flow, "play")
+        super().__init__(self._start, size=size, mode=mode, takeback=self._flow == "free",
+                         lang=lang, exercise_id=exercise.id,
+                         text_input="answer" if self._flow in ("text", "mark") else "move",
+                         orientation="white" if self._start.turn else "black")
+        self.prompt = exercise.prompt_text(lang=self.lang)
+        if exercise.kind == "square" and data.get("mode") == "name" and data.get("square"):
+            self.highlight(yellow=[str(data["square"])])
+        if exercise.kind == "notation" and data.get("mode") == "write" and data.get("move"):
+            self.draw(str(data["move"]))
+
+    def __repr__(self) -> str:
+        return f"<chesskit.ExerciseBoard id={self.exercise_id!r} fen={self.fen!r}>"
+
+    def handle(self, content: Mapping[str, object]) -> None:
+        """Requests of the board, plus "hint" and "solution"."""
+        kind = content.get("type")
+        if kind == "hint":
+            self.show_hint()
+        elif kind == "solution":
+            self.show_solution()
+        else:
+            super().handle(content)
+
+    def grade(self, answer: str) -> Feedback:
+        """Check ``answer``, record it in the synced traits and show the feedback."""
+        feedback = self.exercise.check(answer)
+        self._record(answer, feedback)
+        return feedback
+
+    def _record(self, answer: str, feedback: Feedback, *, announce: bool = True) -> None:
+        with self.hold_sync():
+            self.answer = answer
+            self.attempts += 1
+            self.feedback = feedback.message
+            self.correct = feedback.correct
+            self.solved = self.solved or feedback.correct
+        if announce:
+            self.say(feedback.message, squares=feedback.squares,
+                     kind="ok" if feedback.correct else "error")
+
+    def type_text(self, text: str) -> Verdict | None:
+        """Typed answers: a move on move boards, the answer itself on the others."""
+        if self._flow in ("text", "mark"):
+            self.grade(text)
+            return None
+        return super().type_text(text)
+
+    def submit(self) -> None:
+        """Submit: the marked squares, or the moves played ("free" boards)."""
+        if self._flow == "mark":
+            if not self.marked:
+                super().submit()
+                return
+            self.grade(" ".join(self.marked))
+        elif self._flow == "free":
+            self.grade(line_text(self._frames[self.index]))
+
+    def _legal_now(self, board: chess.Board) -> dict[str, list[str]]:
+        if self._flow == "line" and board.turn != self._start.turn:
+            return {}
+        return super()._legal_now(board)
+
+    def after_move(self, board: chess.Board) -> None:
+        """Check the solver's move; a wrong one is recorded, explained and taken back."""
+        if self._flow not in ("move", "line") or board.turn == self._start.turn:
+            return
+        played = board.move_stack[len(self._start.move_stack):]
+        first = len(played) == 1
+        answer = _sans(board)[-1] if first and self.exercise.kind != "playout" \
+            else self._start.variation_san(played)
+        feedback = self.exercise.check(answer)
+        if feedback.correct or feedback.code == "incomplete":
+            self._record(answer, feedback, announce=feedback.correct)
+            if self._flow == "line" and not board.is_game_over():
+                self.waiting = True
+            else:
+                self.mode = "view"
+                self._show(self.index)
+            return
+        self._frames = self._frames[: self.index]
+        self._show(self.index - 1)
+        if first:
+            self._record(answer, feedback)
+        else:
+            self.say(feedback.message, squares=feedback.squares, kind="error")
+
+    def reply(self) -> None:
+        """The defender's answer in ``line`` and ``playout`` exercises."""
+        super().reply()
+        board = self._frames[self.index]
+        if board.is_game_over() or board.turn == self._start.turn:
+            return
+        from chesskit.search import defender_move
+
+        line = self.exercise.kind == "line"
+        move = self.exercise.defender_reply(board) if line else defender_move(board)
+        if move is not None:
+            self.play_move(move)
+
+    def show_hint(self) -> None:
+        """The next hint: a nudge, then the piece, then the move."""
+        text = self.exercise.hint(min(self._hint_level, 2))
+        self._hint_level += 1
+        self.say(text or t("widget.no_hint", lang=self.lang), kind="info")
+
+    def show_solution(self) -> None:
+        """Say the first correct answer and draw it when it is a move."""
+        from chesskit.notation import read_move
+
+        solutions = self.exercise.solutions()
+        if not solutions:
+            return
+        try:
+            move = read_move(self._start, solutions[0].split()[0].split(".")[-1])
+            self.arrows = [[chess.square_name(move.from_square),
+                            chess.square_name(move.to_square), "blue"]]
+        except MoveError:
+            pass
+        self.say(t("widget.show_solution", lang=self.lang,
+                   solution=join_words(solutions[:3], lang=self.lang)), kind="info")
+
+
+def _flow(exercise: Exercise) -> str:
+    """How an exercise is answered on the board: move, line, mark, free or text."""
+    mode = exercise.data.get("mode")
+    if exercise.kind in ("move",):
+        return "move"
+    if exercise.kind in ("line", "playout"):
+        return "line"
+    if exercise.kind == "squares" or (exercise.kind == "square" and mode == "find"):
+        return "mark"
+    if exercise.kind == "notation" and mode == "read":
+        return "free"
+    return "text"
