@@ -67,6 +67,7 @@ class Lesson:
     checks: tuple[tuple[int, str], ...]  # (line number, code)
     review: int = REVIEW_ITEMS
     review_from: int = 1
+    mixed: bool = False  # a test: no task of the exercise notebook names its idea
 
     @property
     def name(self) -> str:
@@ -168,7 +169,8 @@ def parse_lesson(source: str, *, origin: str = "<lesson>") -> Lesson:
     except ValueError as error:
         raise LessonSourceError(f"{origin}: 'review' and 'review_from' are numbers.") from error
     return Lesson(number, slug, title if isinstance(title, dict) else {"en": slug},
-                  tuple(cells), tuple(checks), review, review_from)
+                  tuple(cells), tuple(checks), review, review_from,
+                  mixed=str(meta.get("mixed", "")).lower() == "true")
 
 
 def read_lesson(path: Path) -> Lesson:
@@ -253,7 +255,7 @@ def exercise_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
     name = localize(dict(lesson.title), lang=lang)
     cells = [nbformat.v4.new_markdown_cell(
         t("notebooks.exercise_intro", lang=lang, number=lesson.number, title=name))]
-    cells += exercise_cells(own)
+    cells += exercise_cells(own, review=lesson.mixed)
     if review:
         cells.append(nbformat.v4.new_markdown_cell(t("notebooks.review_intro", lang=lang)))
         cells += exercise_cells(review, review=True)
