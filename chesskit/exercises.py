@@ -362,7 +362,7 @@ class Exercise:
         if level < len(self.hints) and level < 2:
             return localize(self.hints[level], lang=lang)
         if level == 0 or not self._solutions:
-            return t(f"exercises.nudge_{self.kind}", lang=lang)
+            return t(f"exercises.nudge_{self._nudge()}", lang=lang)
         first = self._solutions[0]
         if self.kind in ("move", "line") and level == 1:
             move = self._board.parse_san(first)
@@ -371,8 +371,14 @@ class Exercise:
             return t("exercises.hint_piece", lang=lang, piece=piece)
         if level == 1:
             return localize(self.hints[-1], lang=lang) if self.hints else t(
-                f"exercises.nudge_{self.kind}", lang=lang)
+                f"exercises.nudge_{self._nudge()}", lang=lang)
         return t("exercises.hint_answer", lang=lang, answer=first)
+
+    def _nudge(self) -> str:
+        """The locale key of the first hint: a question about a position looks at the king."""
+        if self.kind == "choice" and self.data.get("question") != "fact":
+            return "choice_position"
+        return self.kind
 
     # -- display ------------------------------------------------------------------------
     def side(self, *, lang: Lang = None) -> str:
@@ -384,7 +390,7 @@ class Exercise:
 
         >>> Exercise(id="x", lesson=12, kind="move", goal="mate",
         ...          fen="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").prompt_text(lang="zh-Hans")
-        '白方走：一步将杀。'
+        '白方走：一步杀（一步将死对方）。'
         """
         if self.review and (self.kind == "line" or self.goal in REVIEW_GOALS):
             text = t("exercises.prompt_review", lang=lang, side=self.side(lang=lang))
@@ -733,7 +739,8 @@ def _check_squares(ex: Exercise, text: str, lang: Lang) -> Feedback:
     if extra:
         return ex._fb("wrong", _extra_reason(ex, extra[0], lang), names, tuple(extra))
     if missing:
-        return ex._fb("incomplete", t("exercises.squares_missing", lang=lang, n=len(missing)),
+        key = "exercises.squares_missing" if len(missing) > 1 else "exercises.square_missing"
+        return ex._fb("incomplete", t(key, lang=lang, n=len(missing)),
                       names)
     return ex._right(names, lang, squares=tuple(sorted(target)))
 
@@ -830,6 +837,14 @@ def _traditional_synonym(word: str, key: str) -> bool:
     return any(to_traditional(s) == word for s in _SYNONYMS.get(key, ()) if not s.isascii())
 
 
+def _coordinates_message(board: chess.Board, token: str, lang: Lang) -> str:
+    """Why "g1f3" is not notation; for a pawn ("e2e4") the example is its target square."""
+    origin = chess.parse_square(token[:2].lower())
+    if board.piece_type_at(origin) == chess.PAWN:
+        return t("exercises.coordinates_pawn", lang=lang, move=token, square=token[-2:].lower())
+    return t("exercises.coordinates", lang=lang, move=token)
+
+
 def _check_choice(ex: Exercise, text: str, lang: Lang) -> Feedback:
     index = _read_option(ex, text)
     if index is None:
@@ -840,7 +855,8 @@ def _check_choice(ex: Exercise, text: str, lang: Lang) -> Feedback:
     reason = _choice_reason(ex, key, index, lang)
     if index == key:
         return ex._right(letter, lang, reason)
-    return ex._fb("wrong", t("exercises.choice_wrong", lang=lang, letter=letter, reason=reason),
+    return ex._fb("wrong", t("exercises.choice_wrong", lang=lang, letter=letter,
+                             reason=reason).strip(),
                   letter)
 
 
@@ -967,7 +983,7 @@ def _check_notation(ex: Exercise, text: str, lang: Lang) -> Feedback:
             return ex._fb("wrong", t("exercises.game_too_long", lang=lang, n=len(expected)),
                           text)
         if _COORDINATES.fullmatch(token) and ex.data["mode"] != "read":
-            message = t("exercises.coordinates", lang=lang, move=token)
+            message = _coordinates_message(board, token, lang)
             return ex._fb("wrong", t("exercises.game_at", lang=lang, message=message, **where),
                           text)
         verdict = _explain(board, token, lang)

@@ -108,15 +108,17 @@ def _unparseable(text: object) -> _Reason:
 
 
 def _game_over(board: chess.Board, names: _Namer) -> _Reason | None:
+    """Mate, stalemate, or an automatic draw (fivefold repetition, 75 moves). A position with
+    too little material to mate is still explained move by move: lessons use such positions
+    to teach how a piece moves."""
     outcome = None if is_drill(board) else board.outcome()
-    if outcome is None:
+    if outcome is None or outcome.termination == chess.Termination.INSUFFICIENT_MATERIAL:
         return None
     if outcome.termination == chess.Termination.CHECKMATE:
         king = board.king(board.turn)
         return _Reason("game_over", "game_over_mate", () if king is None else (king,),
                        {"side": names.side(board.turn)})
-    key = {chess.Termination.STALEMATE: "game_over_stalemate",
-           chess.Termination.INSUFFICIENT_MATERIAL: "game_over_material"}
+    key = {chess.Termination.STALEMATE: "game_over_stalemate"}
     return _Reason("game_over", key.get(outcome.termination, "game_over_draw"), ())
 
 

@@ -69,7 +69,7 @@ def test_illegal_move_is_explained() -> None:
 
 def test_chinese_feedback() -> None:
     ex = move_ex("mate", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
-    assert ex.prompt_text(lang="zh-Hans") == "白方走：一步将杀。"
+    assert ex.prompt_text(lang="zh-Hans") == "白方走：一步杀（一步将死对方）。"
     assert ex.prompt_text(lang="en") == "White to move: checkmate in one."
     assert "Ra8#" in ex.check("Ra8", lang="zh-Hans").message
     assert ex.check("车a8", lang="zh-Hant").correct
@@ -228,7 +228,7 @@ def test_notation_game() -> None:
     for answer in ["1. e4 e5 2. Nf3", "e4 e5 Nf3", "1.e4 e5 2.Ng1-f3", "1. e4 e5 2. 马f3"]:
         assert GAME.check(answer).correct, answer
     fb = GAME.check("1. e4 e5 2. Nf6", lang="en")
-    assert fb.code == "illegal" and fb.message.startswith("Move 2, white")
+    assert fb.code == "illegal" and fb.message.startswith("Move 2, White")
     assert GAME.check("1. e4 e5", lang="en").code == "incomplete"
     fb = GAME.check("1. e4 e5 2. Nc3", lang="en")
     assert fb.code == "wrong" and "g1" in fb.message

@@ -23,8 +23,9 @@ def test_items_are_valid_exercises() -> None:
     for lesson in generators.PLAN:
         for item in generators.generate(lesson):
             data = {k: v for k, v in item.items()
-                    if k not in ("id", "kind", "fen", "topic", "difficulty")}
+                    if k not in ("id", "kind", "goal", "fen", "topic", "difficulty")}
             ex = Exercise(id=item["id"], lesson=lesson, kind=item["kind"],
+                          goal=item.get("goal", ""),
                           fen=item.get("fen", ""), topic=item["topic"],
                           difficulty=item["difficulty"], data=data)
             assert ex.solutions() and ex.check(ex.solutions()[0]).correct, item

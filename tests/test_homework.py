@@ -21,7 +21,7 @@ def test_layout_and_seed() -> None:
     notebook = homework.homework(lesson=1, count=2, seed=7, lang="zh-Hans")
     nbformat.validate(notebook)
     sources = [c.source for c in notebook.cells]
-    assert sources[0] == 'import chesskit as ck\nck.set_language("zh-Hans")'
+    assert sources[0] == 'import chess\nimport chesskit as ck\n\nck.set_language("zh-Hans")'
     assert sources[1].startswith("# 家庭作业：第1课")
     ids = notebook.metadata["chesskit"]["homework"]
     assert len(ids) == 2 and f'ck.answer("{ids[0]}", "")' in sources

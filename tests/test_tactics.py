@@ -145,7 +145,7 @@ SENTENCES = [
      "Bb5 pins the knight on c6 to the king on e8.",
      "Bb5牵制了c6的马：它一走开，e8的王就会被攻击。"),
     ("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 0 1", "Qxf7#",
-     "Qxf7# is checkmate.", "Qxf7#是将杀。"),
+     "Qxf7# is checkmate.", "Qxf7#将死了对方。"),
     ("3rk3/8/8/8/8/8/8/3RK3 w - - 0 1", "Rxd8+", "Rxd8+ gives check to the king on e8.",
      "Rxd8+将军，攻击e8的王。"),
     ("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "Nd6+",
