@@ -31,6 +31,7 @@ from chesskit.i18n import (
     t,
     to_traditional,
 )
+from chesskit.notation import normalize_move_text
 
 KINDS = ("square", "squares", "move", "line", "choice", "count", "notation", "setup", "playout")
 MOVE_GOALS = ("mate", "check", "capture", "escape_check", "stalemate", "castle", "en_passant",
@@ -103,6 +104,8 @@ def _explain(board: chess.Board, text: str, lang: Lang) -> _Verdict:
 def _describe(board: chess.Board, move: chess.Move, lang: Lang) -> str:
     from chesskit.tactics import describe_motifs
 
+    if not _motifs(board, move):
+        return ""  # a quiet move: the praise alone says enough
     return describe_motifs(board, move, lang=lang, hanging=False)
 
 
@@ -829,7 +832,11 @@ def _read_option(ex: Exercise, text: str) -> int | None:
     if number is not None:
         return int(number) - 1 if number == int(number) and 1 <= number <= count else None
     folded = [o.casefold().rstrip(".") for o in options]
-    return folded.index(word.casefold()) % count if word.casefold() in folded else None
+    if word.casefold() in folded:
+        return folded.index(word.casefold()) % count
+    starts = {i % count for i, o in enumerate(folded) if len(word) >= 2
+              and o.startswith(word.casefold())}
+    return starts.pop() if len(starts) == 1 else None
 
 
 def _traditional_synonym(word: str, key: str) -> bool:
@@ -840,6 +847,10 @@ def _traditional_synonym(word: str, key: str) -> bool:
 def _coordinates_message(board: chess.Board, token: str, lang: Lang) -> str:
     """Why "g1f3" is not notation; for a pawn ("e2e4") the example is its target square."""
     origin = chess.parse_square(token[:2].lower())
+    move = chess.Move.from_uci(token.lower()[:4])
+    if board.is_castling(move):
+        return t("exercises.coordinates", lang=lang, move=token).replace(
+            "Nf3", "O-O" if chess.square_file(move.to_square) > 4 else "O-O-O")
     if board.piece_type_at(origin) == chess.PAWN:
         return t("exercises.coordinates_pawn", lang=lang, move=token, square=token[-2:].lower())
     return t("exercises.coordinates", lang=lang, move=token)
@@ -865,7 +876,7 @@ def _choice_reason(ex: Exercise, key: int, chosen: int, lang: Lang) -> str:
     question = ex.data["question"]
     board = _choice_board(ex)
     if question == "fact":
-        return ""
+        return localize(ex.hints[0], lang=lang) if ex.hints else ""
     if question == "legal":
         move = chess.Move.from_uci(str(ex.data["move"]))
         if board.is_legal(move):
@@ -939,6 +950,8 @@ def _check_count(ex: Exercise, text: str, lang: Lang) -> Feedback:
     if abs(number - value) <= RATING_COUNTS.get(str(ex.data["count"]), 0) + 1e-9:
         return ex._right(shown, lang)
     key = "count_high" if number > value else "count_low"
+    if str(ex.data["count"]) in RATING_COUNTS:
+        key = f"{key}_{ex.data['count']}"
     return ex._fb("wrong", t(f"exercises.{key}", lang=lang, n=shown), shown)
 
 
@@ -948,7 +961,24 @@ def _solve_count(ex: Exercise) -> list[str]:
 
 # ---- notation ----------------------------------------------------------------------------------
 
-_COORDINATES = re.compile(r"[a-h][1-8][-x:]?[a-h][1-8][qrbn]?", re.IGNORECASE)
+_COORDINATES = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?", re.IGNORECASE)
+
+
+def _written_forms(board: chess.Board, move: chess.Move) -> tuple[str, str]:
+    """The two ways algebraic notation writes a move: short (exd5) and long (e4xd5).
+
+    >>> _written_forms(chess.Board(), chess.Move.from_uci("g1f3"))
+    ('Nf3', 'Ng1-f3')
+    """
+    short = board.san(move).rstrip("+#")
+    if board.is_castling(move):
+        return short, short
+    piece = board.piece_type_at(move.from_square) or chess.PAWN
+    letter = "" if piece == chess.PAWN else chess.piece_symbol(piece).upper()
+    promotion = f"={chess.piece_symbol(move.promotion).upper()}" if move.promotion else ""
+    return short, (f"{letter}{chess.square_name(move.from_square)}"
+                   f"{'x' if board.is_capture(move) else '-'}"
+                   f"{chess.square_name(move.to_square)}{promotion}")
 
 
 def _notation_moves(ex: Exercise) -> list[chess.Move]:
@@ -994,6 +1024,11 @@ def _check_notation(ex: Exercise, text: str, lang: Lang) -> Feedback:
         if verdict.move != expected[index]:
             message = t("exercises.not_the_move", lang=lang, san=board.san(verdict.move),
                         piece=_move_words(board, expected[index], lang))
+            return ex._fb("wrong", t("exercises.game_at", lang=lang, message=message, **where),
+                          text, (verdict.move.from_square, verdict.move.to_square))
+        forms = _written_forms(board, verdict.move)
+        if ex.data["mode"] != "read" and normalize_move_text(token) not in forms:
+            message = t("exercises.written_as", lang=lang, text=token, san=forms[0])
             return ex._fb("wrong", t("exercises.game_at", lang=lang, message=message, **where),
                           text, (verdict.move.from_square, verdict.move.to_square))
         played.append(verdict.move)

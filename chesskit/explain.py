@@ -49,6 +49,12 @@ class Verdict:
     san: str | None = None
     squares: tuple[chess.Square, ...] = ()
 
+    def __str__(self) -> str:
+        return self.message
+
+    def _repr_markdown_(self) -> str:
+        return f"{'✅' if self.legal else '❌'} {self.message}"
+
 
 @dataclass(frozen=True)
 class _Reason:

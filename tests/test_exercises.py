@@ -298,3 +298,13 @@ def test_display() -> None:
     assert ex._repr_svg_() == ex._repr_svg_() and ex._repr_svg_().startswith("<svg")
     assert ex._repr_markdown_().startswith("**99.01** White to move")
     assert repr(ex) == "<chesskit.Exercise 99.01 move/fork>"
+
+
+def test_notation_wants_the_move_written_properly() -> None:
+    write = Exercise(id="x", lesson=9, kind="notation", fen="4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1",
+                     data={"mode": "write", "move": "e4d5"})
+    for right in ("exd5", "e4xd5", "exd5!", "exd5+"):
+        assert write.check(right).correct, right
+    for sloppy in ("xd5", "Pxd5", "ed5"):
+        feedback = write.check(sloppy, lang="en")
+        assert feedback.code == "wrong" and "exd5" in feedback.message, sloppy
