@@ -124,6 +124,76 @@ def notation_items(*, seed: int) -> Iterator[Item]:
                "topic": "notation", "difficulty": 500 + 10 * (i % 20)}
 
 
+def _ending(rng: random.Random, pieces: str) -> chess.Board:
+    """K + ``pieces`` (e.g. "RR", "Q") for White against a bare king, White to move, legal."""
+    while True:
+        board = chess.Board(None)
+        for kind, color in [(chess.KING, chess.WHITE), (chess.KING, chess.BLACK)] + [
+                (chess.Piece.from_symbol(p).piece_type, chess.WHITE) for p in pieces]:
+            free = [sq for sq in chess.SQUARES if board.piece_at(sq) is None]
+            board.set_piece_at(rng.choice(free), chess.Piece(kind, color))
+        if board.is_valid() and not board.is_check():
+            return board
+
+
+def _needs_every_piece(mated: chess.Board, mover: chess.Square) -> bool:
+    """True when each white piece besides the king and the mover is needed for the mate."""
+    for square in mated.pieces(chess.QUEEN, chess.WHITE) | mated.pieces(chess.ROOK, chess.WHITE) \
+            | mated.pieces(chess.BISHOP, chess.WHITE) | mated.pieces(chess.KNIGHT, chess.WHITE):
+        if square != mover:
+            without = mated.copy(stack=False)
+            without.remove_piece_at(square)
+            if without.is_checkmate():
+                return False
+    return True
+
+
+def _mates(board: chess.Board) -> int:
+    """How many moves mate, or 0 when one of them would mate without a helping piece."""
+    count = 0
+    for move in board.legal_moves:
+        board.push(move)
+        if board.is_checkmate():
+            if not _needs_every_piece(board, move.to_square):
+                board.pop()
+                return 0
+            count += 1
+        board.pop()
+    return count
+
+
+def basic_mate_items(*, pieces: str, topic: str, seed: int) -> Iterator[Item]:
+    """Mate in one with K + ``pieces`` against a bare king (one or two mating moves), where
+    every piece of ``pieces`` is needed for the mate."""
+    rng = random.Random(f"{seed}-mate-{pieces}")
+    for i in itertools.count():
+        board = _ending(rng, pieces)
+        if 1 <= _mates(board) <= 2:
+            yield {"kind": "move", "goal": "mate", "fen": board.fen(), "topic": topic,
+                   "difficulty": 600 + 10 * (i % 20)}
+
+
+def status_items(*, seed: int) -> Iterator[Item]:
+    """Is it checkmate, stalemate, check or none of these? Positions from the basic endings,
+    after White's move, in turn: a mate, a stalemate, a check, a quiet move."""
+    rng = random.Random(f"{seed}-status")
+    wanted = itertools.cycle(["checkmate", "stalemate", "check", "none"])
+    want = next(wanted)
+    for i in itertools.count():
+        board = _ending(rng, rng.choice(["Q", "R", "RR", "QR"]))
+        for move in sorted(board.legal_moves, key=chess.Move.uci):
+            board.push(move)
+            status = ("checkmate" if board.is_checkmate() else "stalemate" if
+                      board.is_stalemate() else "check" if board.is_check() else "none")
+            if status == want and board.is_valid():
+                yield {"kind": "choice", "question": "status", "fen": board.fen(),
+                       "topic": "checkmate" if status == "checkmate" else "stalemate",
+                       "difficulty": 500 + 10 * (i % 30)}
+                want = next(wanted)
+                break
+            board.pop()
+
+
 Generator = Callable[..., Iterator[Item]]
 PLAN: dict[int, list[tuple[Generator, dict[str, Any]]]] = {
     0: [(square_items, {"count": 12})],
@@ -133,11 +203,18 @@ PLAN: dict[int, list[tuple[Generator, dict[str, Any]]]] = {
     3: [(piece_items, {"piece": "queen", "count": 8}),
         (piece_items, {"piece": "king", "count": 8}),
         (piece_items, {"piece": "knight", "count": 8})],
-    4: [(piece_items, {"piece": "pawn", "count": 12})],
+    4: [(piece_items, {"piece": "pawn", "count": 20})],
     5: [(count_items, {"what": "material", "count": 12}),
         (count_items, {"what": "legal_moves", "count": 8})],
     6: [(check_items, {"count": 20}), (escape_items, {"count": 20})],
+    8: [(status_items, {"count": 20})],
     9: [(notation_items, {"count": 30})],
+    10: [(basic_mate_items, {"pieces": "RR", "topic": "mate_two_rooks", "count": 20})],
+    11: [(basic_mate_items, {"pieces": "Q", "topic": "mate_queen", "count": 20})],
+    12: [(basic_mate_items, {"pieces": "QR", "topic": "mate_queen_rook", "count": 12})],
+    13: [(basic_mate_items, {"pieces": "QB", "topic": "mate_queen_bishop", "count": 12})],
+    14: [(basic_mate_items, {"pieces": "QN", "topic": "mate_queen_knight", "count": 12})],
+    15: [(basic_mate_items, {"pieces": "R", "topic": "mate", "count": 16})],
     21: [(escape_items, {"count": 16})],
 }
 """Which generators fill which lesson's generated block."""

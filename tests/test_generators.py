@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import chess
+
 from chesskit import generators
 from chesskit.exercises import Exercise
 
@@ -41,3 +43,14 @@ def test_refresh_is_idempotent() -> None:
 
 def test_bank_files_are_fresh() -> None:
     assert generators.main(["--check"]) == 0
+
+
+def test_basic_mates_need_every_piece() -> None:
+    """A queen-and-knight drill is never a mate the queen gives alone."""
+    for item in generators.generate(14):
+        board = chess.Board(item["fen"])
+        for move in board.legal_moves:
+            board.push(move)
+            if board.is_checkmate():
+                assert generators._needs_every_piece(board, move.to_square), item["id"]
+            board.pop()
