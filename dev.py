@@ -111,8 +111,19 @@ def setup() -> None:
     jupyter_settings()
 
 
+def trust_notebooks() -> None:
+    """JupyterLab shows SVG boards only in trusted notebooks; the course's own are trusted."""
+    notebooks = sorted(str(p) for folder in ("lessons", "exercises")
+                       for p in (ROOT / folder).glob("*/*.ipynb"))
+    if notebooks:
+        say(f"trusting the course's {len(notebooks)} notebooks, so their boards show")
+        subprocess.run([str(BIN / "jupyter"), "trust", *notebooks], cwd=ROOT,
+                       stdout=subprocess.DEVNULL, check=False)
+
+
 def course() -> None:
     setup()
+    trust_notebooks()
     language = "zh-Hans" if os.environ.get("LANG", "").startswith("zh") else "en"
     start = f"lessons/{language}/00-start-here.ipynb"
     say(f"opening JupyterLab at {start} (stop with Ctrl+C)")

@@ -12,6 +12,7 @@ import html
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import chess
 import chess.svg
@@ -60,6 +61,10 @@ class BoardSvg(str):
 
     def _repr_svg_(self) -> str:
         return str(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """Where SVG is not shown (an untrusted notebook, a terminal) the text stands in."""
+        printer.text(self.alt)
 
 
 def _minify_piece(svg: str) -> str:

@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import chess
 
@@ -32,6 +32,9 @@ from chesskit.i18n import (
     to_traditional,
 )
 from chesskit.notation import normalize_move_text
+
+if TYPE_CHECKING:
+    from chesskit.diagram import BoardSvg
 
 KINDS = ("square", "squares", "move", "line", "choice", "count", "notation", "setup", "playout")
 MOVE_GOALS = ("mate", "check", "capture", "escape_check", "stalemate", "castle", "en_passant",
@@ -82,7 +85,7 @@ class Feedback:
         return f"<chesskit.Feedback {self.exercise_id} {self.code}>"
 
     def _repr_markdown_(self) -> str:
-        mark = "✅" if self.correct else ("✏️" if self.code == "empty" else "❌")
+        mark = "✓" if self.correct else ("✎" if self.code == "empty" else "✗")
         return f"{mark} {self.message}"
 
 
@@ -165,6 +168,11 @@ _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三":
               "六": 6, "七": 7, "八": 8, "九": 9}
 
 
+_EN_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+               "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+               "seventeen", "eighteen", "nineteen", "twenty")
+
+
 def read_number(text: str) -> float | None:
     """A number from digits ("12.5") or Chinese numerals ("三", "十二", "负三"), else None.
 
@@ -172,6 +180,8 @@ def read_number(text: str) -> float | None:
     (23, -3, 0.76, None)
     """
     text = text.strip().replace("−", "-").replace("负", "-").replace("負", "-")
+    if text.lower() in _EN_NUMBERS:
+        return _EN_NUMBERS.index(text.lower())
     sign = -1 if text.startswith("-") else 1
     text = text.lstrip("-+").strip()
     if text.isdigit():
@@ -414,7 +424,7 @@ class Exercise:
             return [localize(o, lang=lang) for o in self.data["options"]]
         return [t(f"exercises.option_{o}", lang=lang) for o in OPTIONS.get(str(question), ())]
 
-    def board_svg(self, *, lang: Lang = None) -> str:
+    def board_svg(self, *, lang: Lang = None) -> BoardSvg:
         """The board of the exercise as SVG (chesskit.diagram.board), with its marks."""
         from chesskit.diagram import board
 
@@ -448,7 +458,8 @@ class Exercise:
             widget.prompt = ""  # the task is already shown above the board
             display(widget)
         else:
-            display({"image/svg+xml": self._repr_svg_(), "text/plain": repr(self)}, raw=True)
+            board = self.board_svg()
+            display({"image/svg+xml": str(board), "text/plain": board.alt}, raw=True)
 
     # -- the line defender ---------------------------------------------------------------
     def defender_reply(self, board: chess.Board) -> chess.Move | None:
@@ -662,9 +673,10 @@ def _check_line(ex: Exercise, text: str, lang: Lang) -> Feedback:
         return ex._fb("unparseable", t("exercises.unreadable", lang=lang), text)
     played: list[chess.Move] = []
     for index, token in enumerate(tokens):
+        where = {"number": board.fullmove_number, "side": color_name(board.turn, lang=lang)}
         verdict = _explain(board, token, lang)
         if verdict.move is None or not verdict.legal:
-            message = t("exercises.at_move", lang=lang, number=index + 1, message=verdict.message)
+            message = t("exercises.game_at", lang=lang, message=verdict.message, **where)
             code = "unparseable" if verdict.code == "unparseable" else "illegal"
             return ex._fb(code, message, _san_line(ex._board, played), verdict.squares)
         move = verdict.move
@@ -674,7 +686,7 @@ def _check_line(ex: Exercise, text: str, lang: Lang) -> Feedback:
                         side=color_name(not board.turn, lang=lang),
                         reply=_after(board, move).san(refutation) if refutation else "")
             if index:
-                message = t("exercises.at_move", lang=lang, number=index + 1, message=message)
+                message = t("exercises.game_at", lang=lang, message=message, **where)
             return ex._fb("wrong", message, _san_line(ex._board, [*played, move]),
                           (move.from_square, move.to_square))
         board.push(move)

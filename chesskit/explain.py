@@ -53,7 +53,7 @@ class Verdict:
         return self.message
 
     def _repr_markdown_(self) -> str:
-        return f"{'✅' if self.legal else '❌'} {self.message}"
+        return f"{'✓' if self.legal else '✗'} {self.message}"
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,11 @@ class Game(Board):
             return {}
         return super()._legal_now(board)
 
+    def _status(self, board: chess.Board) -> str:
+        if self._computer_turn(board) and board.outcome(claim_draw=True) is None:
+            return t("widget.thinking", lang=self.lang)
+        return super()._status(board)
+
     def _show(self, index: int) -> None:
         super()._show(index)
         board = self._frames[index]

@@ -29,6 +29,7 @@ from chesskit.errors import MoveError
 from chesskit.i18n import color_name, get_language, join_words, piece_name, piece_on, t
 
 if TYPE_CHECKING:
+    from chesskit.diagram import BoardSvg
     from chesskit.exercises import Exercise, Feedback
     from chesskit.explain import Verdict
 
@@ -117,6 +118,7 @@ class Board(anywidget.AnyWidget):
     message = traitlets.Unicode("").tag(sync=True)
     message_squares = traitlets.List(traitlets.Unicode()).tag(sync=True)
     message_kind = traitlets.Unicode("").tag(sync=True)
+    status = traitlets.Unicode("").tag(sync=True)
     flash = traitlets.Int(0).tag(sync=True)
     promotion = traitlets.Unicode("").tag(sync=True)
     labels = traitlets.Dict().tag(sync=True)
@@ -173,6 +175,7 @@ class Board(anywidget.AnyWidget):
             king = board.king(board.turn) if board.is_check() else None
             self.check = chess.square_name(king) if king is not None else ""
             self.legal = self._legal_now(board)
+            self.status = self._status(board)
             self.labels = {**square_labels(board, lang=self.lang),
                            "board": t("widget.board_label", lang=self.lang, side=t(
                                "core.side_to_move", lang=self.lang,
@@ -184,6 +187,12 @@ class Board(anywidget.AnyWidget):
     def _legal_now(self, board: chess.Board) -> dict[str, list[str]]:
         over = board.outcome() is not None
         return legal_targets(board) if self.mode == "play" and not over else {}
+
+    def _status(self, board: chess.Board) -> str:
+        """The line under the board: whose turn it is, while a move can be played."""
+        if not self.legal:
+            return ""
+        return t("core.side_to_move", lang=self.lang, side=color_name(board.turn, lang=self.lang))
 
     def say(self, message: str, *, squares: Iterable[chess.Square | str] = (),
             kind: str = "info") -> None:
@@ -357,17 +366,17 @@ class Board(anywidget.AnyWidget):
 
     # -- output without a live front end ------------------------------------------------------
 
-    def svg(self) -> str:
+    def svg(self) -> BoardSvg:
         """The position as the course's SVG diagram (what exported notebooks show)."""
         from chesskit.diagram import board as diagram
 
         marks = {colour: list(squares) for colour, squares in sorted(self.marks.items())}
         if self.marked:
             marks["blue"] = [*marks.get("blue", []), *self.marked]
-        return str(diagram(self.fen, marks=marks or None, arrows=[tuple(a) for a in self.arrows]
-                           or None, lastmove=self.lastmove or None,
-                           orientation=_color(self.orientation), size=min(self.size, 480),
-                           lang=self.lang))
+        return diagram(self.fen, marks=marks or None, arrows=[tuple(a) for a in self.arrows]
+                       or None, lastmove=self.lastmove or None,
+                       orientation=_color(self.orientation), size=min(self.size, 480),
+                       lang=self.lang)
 
     def __repr__(self) -> str:
         return f"<chesskit.{type(self).__name__} fen={self.fen!r}>"
@@ -375,8 +384,9 @@ class Board(anywidget.AnyWidget):
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         bundle = super()._repr_mimebundle_(**kwargs)
         data, metadata = bundle if bundle is not None else ({}, {})
-        data["image/svg+xml"] = self.svg()
-        data["text/plain"] = repr(self)
+        board = self.svg()
+        data["image/svg+xml"] = str(board)
+        data["text/plain"] = board.alt
         return data, metadata
 
 

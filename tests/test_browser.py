@@ -193,6 +193,8 @@ def test_pick_shows_targets_and_move_reaches_kernel(lab: Lab, page: Page) -> Non
     click(page, "f3")
     page.wait_for_selector('.ck-board [data-sq="f3"] .ck-w')
     assert page.locator(".ck-msg").inner_text().strip() == "White played Nf3."
+    assert page.locator(".ck-status").inner_text().strip() == "Black to move."
+    assert "Take back" in page.locator(".ck-takeback").inner_text()
     assert "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b" in run_cell(page, 2)
 
 
@@ -227,6 +229,8 @@ def test_exercise_answer_is_saved_and_graded(lab: Lab, page: Page) -> None:
     click(page, "a1")
     click(page, "a8")
     page.wait_for_selector(".ck-msg.ck-ok")
+    page.wait_for_selector(".ck.ck-solved")
+    assert page.locator(".ck-hint").is_hidden() and page.locator(".ck-solution").is_visible()
     menu(page, "File", "Save Notebook")
     from chesskit.boardstate import board_answers
 

@@ -100,7 +100,7 @@ def test_line_key_alone_or_whole_line() -> None:
     assert LINE2.check("1. Nf6+ gxf6 2. Bxf7#").correct
     assert LINE2.check("1.Nf6+ gxf6 2.Bxf7#", lang="zh-Hans").correct
     fb = LINE2.check("1. Nf6+ gxf6 2. Bh6", lang="en")
-    assert fb.code == "wrong" and "Move 3" in fb.message
+    assert fb.code == "wrong" and "Move 2, White" in fb.message
     fb = LINE2.check("Nc7+", lang="en")
     assert fb.code == "wrong" and "Nc7+" in fb.message and "defend" in fb.message
     assert LINE2.check("1. Nf6+ Kd7", lang="en").code == "illegal"

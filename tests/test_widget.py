@@ -109,7 +109,7 @@ def test_repr_and_mimebundle_are_deterministic() -> None:
     first, second = Board(), Board()
     assert repr(first) == f"<chesskit.Board fen='{START}'>"
     data, _ = first._repr_mimebundle_()
-    assert data["text/plain"] == repr(first)
+    assert data["text/plain"] == first.svg().alt == second._repr_mimebundle_()[0]["text/plain"]
     assert data["image/svg+xml"] == second._repr_mimebundle_()[0]["image/svg+xml"]
     assert "application/vnd.jupyter.widget-view+json" in data
 
@@ -228,3 +228,13 @@ def test_locale_pair_matches_and_overrides_ship() -> None:
     assert en.keys() == zh.keys()
     overrides = (root / "jupyter/overrides.json").read_text(encoding="utf-8")
     assert '"saveState": true' in overrides
+
+
+def test_status_says_whose_turn_while_a_move_can_be_played() -> None:
+    board = Board()
+    assert board.status == "White to move."
+    board.move("e4")
+    assert board.status == "Black to move."
+    assert Board(lang="zh-Hans").status == "白方走。"
+    assert Board(mode="view").status == ""
+    assert play(opponent="computer", color="black").status == "Your opponent is thinking..."

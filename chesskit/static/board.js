@@ -36,8 +36,10 @@ export default {
     const bar = h("div", "ck-bar");
     const moves = h("div", "ck-moves", { "aria-live": "polite" });
     const msg = h("div", "ck-msg", { role: "status", "aria-live": "polite" });
+    const status = h("div", "ck-status");
     wrap.append(grid, svg, promo);
-    root.append(prompt, wrap, bar, msg, moves);
+    const help = h("div", "ck-bar ck-help");
+    root.append(prompt, wrap, bar, help, msg, status, moves);
     el.append(root);
 
     const cells = {};
@@ -61,9 +63,9 @@ export default {
       return white() ? [f + 0.5, 7.5 - r] : [7.5 - f, r + 0.5];
     };
 
-    const button = (key, label, act, title) => {
+    const button = (key, label, act, title, icon) => {
       const b = h("button", "ck-btn ck-" + key, { type: "button", "aria-label": title || label, title: title || label });
-      b.textContent = label;
+      b.textContent = icon ? icon + "\u00A0" + label : label;
       b.addEventListener("click", act);
       return b;
     };
@@ -77,15 +79,16 @@ export default {
       forward: button("forward", "\u25B6", () => send({ type: "step", delta: 1 }), ui("forward")),
       last: button("last", "\u00BB", () => send({ type: "goto", index: 9999 }), ui("last")),
       flip: button("flip", "\u21C5", () => { model.set("orientation", white() ? "black" : "white"); model.save_changes(); }, ui("flip")),
-      takeback: button("takeback", "\u21B6", () => send({ type: "takeback" }), ui("takeback")),
-      clear: button("clear", "\u2715", () => { model.set("arrows", []); model.set("circles", []); model.save_changes(); }, ui("clear")),
+      takeback: button("takeback", ui("takeback"), () => send({ type: "takeback" }), ui("takeback"), "\u21B6"),
+      clear: button("clear", ui("clear"), () => { model.set("arrows", []); model.set("circles", []); model.save_changes(); }, ui("clear"), "\u2715"),
       play: button("play", ui("play"), go),
       submit: button("submit", ui("submit"), () => send({ type: "submit" })),
       hint: button("hint", ui("hint"), () => send({ type: "hint" })),
       solution: button("solution", ui("solution"), () => send({ type: "solution" })),
     };
     bar.append(btn.first, btn.back, btn.forward, btn.last, btn.flip, btn.takeback, btn.clear,
-      input, btn.play, btn.submit, btn.hint, btn.solution);
+      input, btn.play);
+    help.append(btn.submit, btn.hint, btn.solution);
 
     const draw = () => {
       const size = get("size"), pos = pieces(get("fen")), legal = get("legal") || {};
@@ -94,6 +97,7 @@ export default {
       const hl = {};
       for (const [colour, sqs] of Object.entries(get("marks") || {})) for (const s of sqs) hl[s] = colour;
       root.style.setProperty("--ck-size", size + "px");
+      root.setAttribute("lang", get("lang") || "en");
       grid.setAttribute("aria-label", labels.board || "");
       for (const [sq, c] of Object.entries(cells)) {
         const [x, y] = xy(sq);
@@ -123,20 +127,25 @@ export default {
       btn.forward.disabled = btn.last.disabled = i >= n - 1;
       btn.takeback.hidden = !get("takeback") || mode !== "play";
       btn.clear.hidden = !(get("arrows").length || get("circles").length);
-      const text = get("text_input");
+      const text = get("text_input"), feedback = get("feedback");
       input.hidden = btn.play.hidden = mode === "view" && text !== "answer";
       input.placeholder = ui(text === "answer" ? "answer_box" : "move_box");
       input.setAttribute("aria-label", input.placeholder);
       btn.submit.hidden = mode !== "mark" && !(ex && get("takeback"));
-      btn.hint.hidden = btn.solution.hidden = !ex;
+      btn.hint.hidden = !ex || !!get("solved");
+      btn.solution.hidden = !ex;
+      help.hidden = btn.submit.hidden && btn.hint.hidden && btn.solution.hidden;
       prompt.textContent = get("prompt") || "";
       prompt.hidden = !prompt.textContent;
       moves.textContent = get("show_moves") ? get("movetext") : "";
       msg.textContent = get("message");
-      msg.className = "ck-msg ck-" + (get("message_kind") || "info");
-      const feedback = get("feedback");
+      const kind = get("message") ? get("message_kind") : feedback && (get("correct") ? "ok" : "error");
+      msg.className = "ck-msg ck-" + (kind || "info");
       root.classList.toggle("ck-solved", !!get("solved"));
       if (ex && feedback && !get("message")) msg.textContent = feedback;
+      msg.hidden = !msg.textContent;
+      status.textContent = get("status") || "";
+      status.hidden = !status.textContent;
       drawPromo(pos);
     };
     const drawShapes = () => {
@@ -145,8 +154,12 @@ export default {
         const [x1, y1] = xy(a), [x2, y2] = xy(b), c = COLOURS[colour] || COLOURS.green;
         const len = Math.hypot(x2 - x1, y2 - y1), ux = (x2 - x1) / len, uy = (y2 - y1) / len;
         const ex = x2 - ux * 0.35, ey = y2 - uy * 0.35;
-        out += `<line x1="${x1}" y1="${y1}" x2="${ex}" y2="${ey}" stroke="${c}" stroke-width="0.18" stroke-linecap="round" opacity="0.85"/>`;
-        out += `<polygon points="${x2},${y2} ${ex - uy * 0.3},${ey + ux * 0.3} ${ex + uy * 0.3},${ey - ux * 0.3}" fill="${c}" opacity="0.85"/>`;
+        const head = `points="${x2},${y2} ${ex - uy * 0.3},${ey + ux * 0.3} ${ex + uy * 0.3},${ey - ux * 0.3}"`;
+        // a white edge under every arrow keeps it apart from squares of any colour
+        out += `<g opacity="0.9"><line x1="${x1}" y1="${y1}" x2="${ex}" y2="${ey}" stroke="#fff" stroke-width="0.3" stroke-linecap="round"/>`;
+        out += `<polygon ${head} fill="#fff" stroke="#fff" stroke-width="0.12" stroke-linejoin="round"/>`;
+        out += `<line x1="${x1}" y1="${y1}" x2="${ex}" y2="${ey}" stroke="${c}" stroke-width="0.18" stroke-linecap="round"/>`;
+        out += `<polygon ${head} fill="${c}"/></g>`;
       }
       for (const [s, colour] of get("circles") || []) {
         const [x, y] = xy(s);
