@@ -603,6 +603,19 @@ def _goal_met(ex: Exercise, board: chess.Board, move: chess.Move) -> bool:
     return tests[goal]()
 
 
+def _best_reason(board: chess.Board, move: chess.Move, reply: chess.Move | None
+                 ) -> tuple[str, chess.Move | None]:
+    """Why a move is not the best one: it allows mate, or it loses material, or (when neither)
+    only that a better move exists."""
+    after = _after(board, move)
+    mate = next(iter(search.mate_in(after, 1)), None)
+    if mate is not None:
+        return "best_mated", mate
+    if search.material_gain(board, move, depth=2) < 0:
+        return "best_loses", search.best_reply(board, move)
+    return "best", reply
+
+
 def _read_stored(board: chess.Board, text: str) -> chess.Move:
     from chesskit.notation import read_move
 
@@ -632,6 +645,8 @@ def _move_reason(ex: Exercise, board: chess.Board, move: chess.Move, lang: Lang)
         key = f"develop_{_develop_problem(board, move)}"
     reply = (search.best_reply(board, move) if ex.goal in ("win_material", "develop")
              else next(iter(search.ordered_moves(after)), None))
+    if ex.goal == "best":
+        key, reply = _best_reason(board, move, reply)
     fields["reply"] = after.san(reply) if reply else ""
     return t(f"exercises.wrong_{key}", lang=lang, **fields)
 

@@ -354,6 +354,8 @@ def _diagnose_from(board: chess.Board, reading: MoveIntent, start: chess.Square,
     assert to_square is not None
     piece = board.piece_at(start)
     assert piece is not None
+    if start == to_square:
+        return _Reason("bad_geometry", "same_square", (start,), {"mover": names.on(start)})
     if piece.piece_type == chess.KING and _is_castle_attempt(board, start, to_square):
         return _castle(board, chess.square_file(to_square) > 4, names)
     target = board.piece_at(to_square)

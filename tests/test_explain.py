@@ -256,3 +256,8 @@ def test_illegal_moves_are_never_ok_and_legal_ones_always(seed: int, plies: int)
 @given(text=st.text(max_size=40))
 def test_random_text_gets_a_code(text: str) -> None:
     assert explain_move(START, text).code in CODES
+
+
+def test_a_piece_moved_onto_its_own_square() -> None:
+    verdict = explain_move("6k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", "Kg8", lang="en")
+    assert verdict.code == "bad_geometry" and verdict.message.startswith("The king on g8 is")
