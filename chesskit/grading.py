@@ -14,6 +14,7 @@ import argparse
 import ast
 import contextlib
 import csv
+import functools
 import hashlib
 import json
 import re
@@ -45,11 +46,28 @@ class Found:
 
 
 @dataclass(frozen=True)
+class StoredFile:
+    """A submitted file (or a zip member), read only when it is graded: a class's files never
+    sit in memory all at once."""
+
+    path: Path
+    member: str | None = None
+
+    def read(self) -> bytes | None:
+        """The content, or None when it is over MAX_BYTES; OSError or BadZipFile if broken."""
+        if self.member is None:
+            with self.path.open("rb") as stream:
+                return _read_bounded(stream)
+        with zipfile.ZipFile(self.path) as archive, archive.open(self.member) as stream:
+            return _read_bounded(stream)
+
+
+@dataclass(frozen=True)
 class Submission:
-    """One student's files ``(name, bytes)`` and what went wrong collecting them."""
+    """One student's files ``(name, file)`` and what went wrong collecting them."""
 
     student: str
-    files: tuple[tuple[str, bytes], ...] = ()
+    files: tuple[tuple[str, StoredFile], ...] = ()
     problems: tuple[str, ...] = ()
 
 
@@ -224,7 +242,7 @@ def _read_bounded(stream: IO[bytes]) -> bytes | None:
     return None if len(data) > MAX_BYTES else data
 
 
-Piece = tuple[str, str, bytes | None, str | None]  # student, file name, content, problem
+Piece = tuple[str, str, StoredFile | None, str | None]  # student, file name, file, problem
 
 
 def _from_zip(path: Path, *, lang: str | None) -> Iterator[Piece]:
@@ -249,15 +267,7 @@ def _from_zip(path: Path, *, lang: str | None) -> Iterator[Piece]:
                 yield student, name, None, t("grading.too_big", lang=lang, name=name,
                                              limit=MAX_BYTES // 2**20)
             else:
-                try:
-                    with archive.open(info) as member:
-                        data = _read_bounded(member)
-                except (RuntimeError, zipfile.BadZipFile, OSError, ValueError):
-                    yield student, name, None, t("grading.bad_zip", lang=lang, name=name)
-                    continue
-                problem = None if data is not None else t(
-                    "grading.too_big", lang=lang, name=name, limit=MAX_BYTES // 2**20)
-                yield student, parts[-1], data, problem
+                yield student, parts[-1], StoredFile(path, name), None
 
 
 def _from_file(path: Path, student: str, *, lang: str | None) -> Piece:
@@ -266,8 +276,7 @@ def _from_file(path: Path, student: str, *, lang: str | None) -> Piece:
     if path.stat().st_size > MAX_BYTES:
         return student, path.name, None, t("grading.too_big", lang=lang, name=path.name,
                                            limit=MAX_BYTES // 2**20)
-    with path.open("rb") as stream:
-        return student, path.name, _read_bounded(stream), None
+    return student, path.name, StoredFile(path), None
 
 
 def _from_folder(folder: Path, *, lang: str | None) -> Iterator[Piece]:
@@ -308,7 +317,7 @@ def collect(paths: Iterable[str | Path], *, lang: str | None = None,
     Folders hold a folder per student or notebooks named by student (``ana.ipynb``); a zip's
     first folder names the student.  Unsafe names and files over 20 MB are refused.
     """
-    files: dict[str, list[tuple[str, bytes]]] = {}
+    files: dict[str, list[tuple[str, StoredFile]]] = {}
     problems: dict[str, list[str]] = {}
     loose: list[tuple[str, str]] = []
     for path in paths:
@@ -339,6 +348,15 @@ def _speaking(lang: str) -> Iterator[None]:
         i18n._current = before
 
 
+def _load(stored: StoredFile) -> bytes | str:
+    """The file's bytes, or the locale key of what is wrong with it."""
+    try:
+        data = stored.read()
+    except (RuntimeError, zipfile.BadZipFile, OSError, ValueError):
+        return "bad_zip" if stored.member is not None else "unreadable"
+    return "too_big" if data is None else data
+
+
 def _read_notebook(name: str, data: bytes, *, lang: str | None,
                    ) -> tuple[Mapping[str, Any] | None, str | None]:
     if not name.lower().endswith(".ipynb"):
@@ -361,16 +379,27 @@ def _judge(found: Found, *, lang: str) -> Mark | None:
         return Mark(found.exercise_id, "", False, "not_gradable",
                     t("grading.not_literal", lang=lang), found.origin)
     try:
-        exercise = catalog.exercise(found.exercise_id)
+        catalog.exercise(found.exercise_id)
     except BankError:
         return None
+    answer = found.answer if isinstance(found.answer, str) else tuple(found.answer)
+    correct, code, message, normalised = _checked(found.exercise_id, answer, lang)
+    return Mark(found.exercise_id, normalised or shown, correct, code, message, found.origin)
+
+
+@functools.lru_cache(maxsize=65536)
+def _checked(exercise_id: str, answer: str | tuple[str, ...], lang: str
+             ) -> tuple[bool, str, str, str]:
+    """One check, remembered: a class gives the same answers again and again."""
+    from chesskit import catalog
+
+    exercise = catalog.exercise(exercise_id)
     with _speaking(lang):
         try:
-            feedback = exercise.check(found.answer)
+            feedback = exercise.check(answer if isinstance(answer, str) else list(answer))
         except Exception as error:  # check never raises; a bug there must not stop the class
-            return Mark(found.exercise_id, shown, False, "not_gradable", str(error), found.origin)
-    return Mark(found.exercise_id, getattr(feedback, "answer", "") or shown,
-                bool(feedback.correct), feedback.code, feedback.message, found.origin)
+            return False, "not_gradable", str(error), ""
+    return bool(feedback.correct), feedback.code, feedback.message, feedback.answer
 
 
 def grade_submission(submission: Submission, *, digest: str = "",
@@ -379,7 +408,12 @@ def grade_submission(submission: Submission, *, digest: str = "",
     problems = list(submission.problems)
     answers: dict[str, Found] = {}
     student_lang: str | None = None
-    for name, data in submission.files:
+    for name, stored in submission.files:
+        data = _load(stored)
+        if not isinstance(data, bytes):
+            problems.append(t(f"grading.{data}", lang=lang, name=name,
+                              limit=MAX_BYTES // 2**20))
+            continue
         notebook, problem = _read_notebook(name, data, lang=lang)
         if notebook is None:
             problems.append(problem or "")
@@ -418,8 +452,10 @@ def _bank_fingerprint() -> bytes:
 
 def _digest(submission: Submission, bank: bytes) -> str:
     digest = hashlib.sha256(bank)
-    for name, data in submission.files:
-        digest.update(hashlib.sha256(name.encode()).digest() + hashlib.sha256(data).digest())
+    for name, stored in submission.files:
+        data = _load(stored)
+        content = data if isinstance(data, bytes) else data.encode()
+        digest.update(hashlib.sha256(name.encode()).digest() + hashlib.sha256(content).digest())
     for problem in submission.problems:
         digest.update(problem.encode())
     return digest.hexdigest()
@@ -476,6 +512,7 @@ def grade(submissions: Iterable[str | Path], *, out: str | Path, lang: str | Non
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
+    _checked.cache_clear()  # remembered checks hold for one run, against one bank
     found, loose = collect(submissions, lang=lang)
     bank = _bank_fingerprint()
     unchanged = []
