@@ -707,8 +707,9 @@ def _check_line(ex: Exercise, text: str, lang: Lang) -> Feedback:
         board.push(move)
         played.append(move)
     key = played[0]
-    return ex._right(_san_line(ex._board, played), lang, _describe(ex._board, key, lang),
-                     (key.from_square, key.to_square))
+    return ex._right(_san_line(ex._board, played), lang,
+                     t("exercises.line_right", lang=lang, san=ex._board.san(key),
+                       n=int(ex.data["mate_in"])), (key.from_square, key.to_square))
 
 
 def _solve_line(ex: Exercise) -> list[str]:
@@ -977,7 +978,7 @@ def _check_count(ex: Exercise, text: str, lang: Lang) -> Feedback:
     if abs(number - value) <= RATING_COUNTS.get(str(ex.data["count"]), 0) + 1e-9:
         return ex._right(shown, lang)
     key = "count_high" if number > value else "count_low"
-    if str(ex.data["count"]) in RATING_COUNTS:
+    if str(ex.data["count"]) in (*RATING_COUNTS, "material"):
         key = f"{key}_{ex.data['count']}"
     return ex._fb("wrong", t(f"exercises.{key}", lang=lang, n=shown), shown)
 
