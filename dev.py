@@ -135,7 +135,8 @@ def test() -> None:
     hub_proxy()
     env = dict(os.environ, PYTHONHASHSEED="0", CHESSKIT_LANG="en", CHESSKIT_RECORD="0")
     env.pop("CHESSKIT_DATA_DIR", None)
-    run(BIN / "ruff", "check", "chesskit", "tests", "benchmarks", "dev.py", "jupyterhub_config.py")
+    run(BIN / "ruff", "check", "chesskit", "tests", "benchmarks", "dev.py", "conftest.py",
+        "jupyterhub_config.py")
     run(BIN / "mypy")
     run(BIN / "chesskit", "check-bank", env=env)
     run(BIN / "chesskit", "build", "--check", env=env)

@@ -174,7 +174,10 @@ def _loaded(path: pathlib.Path) -> _File:
 def _index() -> dict[str, Exercise]:
     index: dict[str, Exercise] = {}
     for path in _paths():
-        for ex in _loaded(path).items:
+        parsed = _load(path)
+        if parsed.problems:
+            continue  # a broken file must not take the rest of the course down; check-bank names it
+        for ex in parsed.items:
             if ex.id in index:
                 raise BankError(f"{_label(path)}: item {ex.id}: field id: this id is used twice")
             index[ex.id] = ex

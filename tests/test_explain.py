@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import random
 import re
 import time
 import tomllib
@@ -11,6 +10,7 @@ from importlib import resources
 
 import chess
 import pytest
+from _positions import random_board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -223,22 +223,13 @@ SAFETY = {"king_into_check", "pinned", "in_check", "castle_in_check", "castle_th
           "castle_into_check"}
 
 
-def _random_board(seed: int, plies: int) -> chess.Board:
-    rng = random.Random(seed)
-    board = chess.Board()
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
 
 
 @settings(max_examples=15, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 80))
 def test_illegal_moves_are_never_ok_and_legal_ones_always(seed: int, plies: int) -> None:
-    board = chess.Board(_random_board(seed, plies).fen())  # no move stack: faster copies
+    board = chess.Board(random_board(seed, plies).fen())  # no move stack: faster copies
     for start in chess.SquareSet(board.occupied_co[board.turn]):
         promotions = [None, chess.QUEEN] if board.piece_type_at(start) == chess.PAWN else [None]
         for target in chess.SQUARES:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import random
 import re
 import time
 
 import chess
 import pytest
+from _positions import random_board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -94,15 +94,6 @@ def test_a_megabyte_is_refused_at_once() -> None:
     assert len(text) > MAX_TEXT
 
 
-def _random_board(seed: int, plies: int) -> chess.Board:
-    rng = random.Random(seed)
-    board = chess.Board()
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
 
 
 def _fullwidth(text: str) -> str:
@@ -141,7 +132,7 @@ def spellings(board: chess.Board, move: chess.Move) -> set[str]:
           suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 80))
 def test_every_legal_move_reads_back_in_every_spelling(seed: int, plies: int) -> None:
-    board = _random_board(seed, plies)
+    board = random_board(seed, plies)
     for move in board.legal_moves:
         for text in spellings(board, move):
             assert read_move(board, text) == move, (board.fen(), text)
