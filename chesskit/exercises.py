@@ -104,6 +104,34 @@ def _explain(board: chess.Board, text: str, lang: Lang) -> _Verdict:
     return _Verdict(v.legal, v.code, v.message, v.move, tuple(v.squares))
 
 
+def _named_king(board: chess.Board, verdict: _Verdict, lang: Lang) -> str:
+    """explain_move's sentence with "your king" replaced by the king's colour, for a move of a
+    side that is not the learner's ("The black king cannot go to d4: ...").
+
+    >>> b = chess.Board("8/8/8/4k3/8/3Q4/8/4K3 b - - 0 1")
+    >>> _named_king(b, _explain(b, "Kd4", "en"), "en")
+    'The black king cannot go to d4, because the queen on d3 attacks that square.'
+    """
+    king = board.king(board.turn)
+    if king is None or verdict.code not in ("king_into_check", "pinned", "in_check"):
+        return verdict.message
+    fields = {"king": piece_name(chess.KING, color=board.turn, lang=lang),
+              "square": chess.square_name(king)}
+    first, second = (verdict.squares + (king, king))[:2]
+    if verdict.code == "king_into_check":
+        fields.update(square=chess.square_name(first), attacker=_on(board, second, lang))
+    elif verdict.code == "pinned":
+        fields.update(mover=_on(board, first, lang), pinner=_on(board, second, lang))
+    else:
+        fields["checker"] = join_words([_on(board, s, lang) for s in board.checkers()],
+                                       lang=lang)
+    return t(f"exercises.named_{verdict.code}", lang=lang, **fields)
+
+
+def _on(board: chess.Board, square: chess.Square, lang: Lang) -> str:
+    return piece_on(board.piece_type_at(square) or chess.PAWN, square, lang=lang)
+
+
 def _describe(board: chess.Board, move: chess.Move, lang: Lang) -> str:
     from chesskit.tactics import describe_motifs
 
@@ -370,27 +398,29 @@ class Exercise:
         return list(self._solutions)
 
     def hint(self, level: int = 0, *, lang: Lang = None) -> str:
-        """The hint ladder: 0 a nudge, 1 the piece to use, 2 the move (or one answer)."""
+        """The hint ladder: 0 a nudge, 1 something new (the piece, how many, the king), 2 the
+        move or one answer (the technique of a playout). Stored hints fill levels 0 and 1."""
         level = max(0, min(int(level), 2))
         if level < len(self.hints) and level < 2:
             return localize(self.hints[level], lang=lang)
-        if level == 0 or not self._solutions:
+        if level == 0:
             return t(f"exercises.nudge_{self._nudge()}", lang=lang)
-        first = self._solutions[0]
-        if self.kind in ("move", "line") and level == 1:
-            move = self._board.parse_san(first)
-            piece = piece_on(self._board.piece_type_at(move.from_square) or chess.PAWN,
-                             move.from_square, lang=lang)
-            return t("exercises.hint_piece", lang=lang, piece=piece)
         if level == 1:
-            return localize(self.hints[-1], lang=lang) if self.hints else t(
-                f"exercises.nudge_{self._nudge()}", lang=lang)
-        return t("exercises.hint_answer", lang=lang, answer=first)
+            return _step_hint(self, lang)
+        if not self._solutions:
+            return _technique_hint(self, lang)
+        return t("exercises.hint_answer", lang=lang, answer=self._solutions[0])
 
     def _nudge(self) -> str:
-        """The locale key of the first hint: a question about a position looks at the king."""
+        """The locale key of the first hint: a question about a position looks at the king, a
+        piece's squares depend on how the piece moves."""
         if self.kind == "choice" and self.data.get("question") != "fact":
             return "choice_position"
+        if self.kind == "squares" and "square" in self.data:
+            piece = self._board.piece_type_at(self._square())
+            return f"squares_{_MOVER_KIND.get(piece or chess.QUEEN, 'line')}"
+        if self.kind == "count" and self.data.get("count") in RATING_COUNTS:
+            return "count_rating"
         return self.kind
 
     # -- display ------------------------------------------------------------------------
@@ -465,6 +495,70 @@ class Exercise:
     def defender_reply(self, board: chess.Board) -> chess.Move | None:
         """The most stubborn defence in ``board`` (defender to move) of a ``line`` item."""
         return search.stubborn_reply(board, limit=int(self.data.get("mate_in", 2)))
+
+
+_MOVER_KIND = {chess.KNIGHT: "knight", chess.KING: "king", chess.PAWN: "pawn"}
+"""Pieces whose moves are not "follow each line" (the locale key suffix of their nudge)."""
+
+
+def _step_hint(ex: Exercise, lang: Lang) -> str:
+    """Hint level 1 when no second hint is stored: a fact the nudge did not give."""
+    if ex.kind in ("move", "line") and ex._solutions:
+        move = ex._board.parse_san(ex._solutions[0])
+        piece = piece_on(ex._board.piece_type_at(move.from_square) or chess.PAWN,
+                         move.from_square, lang=lang)
+        return t("exercises.hint_piece", lang=lang, piece=piece)
+    if ex.kind == "squares":
+        n = len(_target_squares(ex))
+        return t(f"exercises.hint_squares_{min(n, 2)}", lang=lang, n=n)
+    if ex.kind == "count":
+        return _count_step(ex, lang)
+    if ex.kind == "choice":
+        return _choice_step(ex, lang)
+    if ex.kind == "playout":
+        return t("exercises.nudge_playout", lang=lang) if ex.hints else _technique_hint(ex, lang)
+    return localize(ex.hints[-1], lang=lang) if ex.hints else t(
+        f"exercises.nudge_{ex._nudge()}", lang=lang)
+
+
+def _count_step(ex: Exercise, lang: Lang) -> str:
+    """What to count: one side or both, one piece or all (or the rule of a rating count)."""
+    what = str(ex.data["count"])
+    fields: dict[str, object] = {"side": ex.side(lang=lang)}
+    if "square" in ex.data:
+        fields["square"] = str(ex.data["square"]).lower()
+        piece = ex._board.piece_type_at(ex._square())
+        fields["piece"] = piece_on(piece or chess.PAWN, ex._square(), lang=lang)
+    if what == "attackers":
+        fields["side"] = color_name(_attacker_color(ex), lang=lang)
+    return t(f"exercises.hint_count_{what}", lang=lang, **fields)
+
+
+def _choice_step(ex: Exercise, lang: Lang) -> str:
+    """For a position: the king of the side to move in words; for a fact: one wrong option."""
+    question = ex.data["question"]
+    if question == "evaluation":
+        return t("exercises.hint_count_material", lang=lang)
+    if question == "fact":
+        key = choice_key(ex)
+        wrong = next(i for i in range(len(ex.options(lang=lang))) if i != key)
+        return t("exercises.hint_not_option", lang=lang, letter=chr(65 + wrong))
+    board = _choice_board(ex)
+    king = board.king(board.turn)
+    if king is None:
+        return t("exercises.nudge_choice", lang=lang)
+    status = "hint_king_checked" if board.is_check() else "hint_king_safe"
+    return t(f"exercises.{status}", lang=lang, king=piece_on(chess.KING, king, lang=lang))
+
+
+def _technique_hint(ex: Exercise, lang: Lang) -> str:
+    """The method for the mating material of a playout (K+Q, K+R+R, K+R), else the nudge."""
+    board = ex._board
+    pieces = "".join(sorted(chess.piece_symbol(p.piece_type) for p in board.piece_map().values()
+                            if p.color == board.turn and p.piece_type != chess.KING))
+    key = {"q": "technique_q", "rr": "technique_rr", "r": "technique_r"}.get(pieces,
+                                                                            "nudge_playout")
+    return t(f"exercises.{key}", lang=lang)
 
 
 def _live_kernel() -> bool:
@@ -691,7 +785,8 @@ def _check_line(ex: Exercise, text: str, lang: Lang) -> Feedback:
         where = {"number": board.fullmove_number, "side": color_name(board.turn, lang=lang)}
         verdict = _explain(board, token, lang)
         if verdict.move is None or not verdict.legal:
-            message = t("exercises.game_at", lang=lang, message=verdict.message, **where)
+            said = _named_king(board, verdict, lang) if index % 2 else verdict.message
+            message = t("exercises.game_at", lang=lang, message=said, **where)
             code = "unparseable" if verdict.code == "unparseable" else "illegal"
             return ex._fb(code, message, _san_line(ex._board, played), verdict.squares)
         move = verdict.move
@@ -786,7 +881,7 @@ def _extra_reason(ex: Exercise, square: chess.Square, lang: Lang) -> str:
     if ex.data["mode"] in ("moves", "king_safe"):
         verdict = _explain(board, chess.square_name(origin) + name, lang)
         if verdict.message and verdict.code not in ("ok", "unparseable"):
-            return verdict.message
+            return _named_king(board, verdict, lang)
     return t("exercises.squares_extra", lang=lang, piece=piece_on(piece, origin, lang=lang),
              square=name)
 
@@ -980,6 +1075,8 @@ def _check_count(ex: Exercise, text: str, lang: Lang) -> Feedback:
     key = "count_high" if number > value else "count_low"
     if str(ex.data["count"]) in (*RATING_COUNTS, "material"):
         key = f"{key}_{ex.data['count']}"
+    if key == "count_high_material" and value < 0:
+        key += "_below_zero"  # "0 is too many" reads oddly when the answer is -1
     return ex._fb("wrong", t(f"exercises.{key}", lang=lang, n=shown), shown)
 
 
@@ -1027,12 +1124,10 @@ def _check_notation(ex: Exercise, text: str, lang: Lang) -> Feedback:
     expected = _notation_moves(ex)
     board = _notation_start(ex)
     tokens = move_tokens(text)
-    if ex.data["mode"] == "read" and len(tokens) == 1:
-        for move in expected[:-1]:
-            board.push(move)
-        expected = expected[-1:]
     if not tokens:
         return ex._fb("unparseable", t("exercises.unreadable", lang=lang), text)
+    if ex.data["mode"] == "read" and len(tokens) == 1:
+        return _check_last_move(ex, expected, tokens[0], lang)
     start = board.copy(stack=False)
     played: list[chess.Move] = []
     for index, token in enumerate(tokens):
@@ -1066,6 +1161,21 @@ def _check_notation(ex: Exercise, text: str, lang: Lang) -> Feedback:
         return ex._fb("incomplete", t("exercises.game_short", lang=lang,
                                       n=len(expected) - len(played)), line)
     return ex._right(line, lang)
+
+
+def _check_last_move(ex: Exercise, moves: list[chess.Move], token: str, lang: Lang) -> Feedback:
+    """A one-move answer to a "read" item: it is compared with the last move of the game."""
+    board = _notation_start(ex)
+    for move in moves[:-1]:
+        board.push(move)
+    last = moves[-1]
+    verdict = _explain(board, token, lang)
+    if verdict.move == last:
+        return ex._right(board.san(last), lang, squares=(last.from_square, last.to_square))
+    if verdict.code == "unparseable":
+        return ex._fb("unparseable", verdict.message, token)
+    count = len(_notation_moves(ex))
+    return ex._fb("wrong", t("exercises.not_last_move", lang=lang, text=token, n=count), token)
 
 
 def _move_words(board: chess.Board, move: chess.Move, lang: Lang) -> str:

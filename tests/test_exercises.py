@@ -308,3 +308,92 @@ def test_notation_wants_the_move_written_properly() -> None:
     for sloppy in ("xd5", "Pxd5", "ed5"):
         feedback = write.check(sloppy, lang="en")
         assert feedback.code == "wrong" and "exd5" in feedback.message, sloppy
+
+
+BLACK_KING = Exercise(id="11.90", lesson=11, kind="squares", fen="8/8/8/4k3/8/3Q4/8/4K3 b - - 0 1",
+                      data={"mode": "king_safe", "square": "e5"})
+
+
+def test_squares_name_the_king_by_colour() -> None:
+    fb = BLACK_KING.check("d4", lang="en")
+    assert fb.message == ("The black king cannot go to d4, because the queen on d3 attacks "
+                          "that square.")
+    assert BLACK_KING.check("d4", lang="zh-Hans").message.startswith("黑王不能走到d4")
+    pinned = Exercise(id="02.90", lesson=2, kind="squares", fen="4k3/4r3/8/8/8/8/8/4R2K b - - 0 1",
+                      data={"mode": "moves", "square": "e7"})
+    assert "the black king on e8" in pinned.check("d7", lang="en").message
+
+
+def test_line_names_the_defending_king_by_colour() -> None:
+    ex = Exercise(id="11.91", lesson=11, kind="line", fen="3k4/8/1K6/4Q3/8/8/8/8 w - - 0 1",
+                  data={"mate_in": 2})
+    fb = ex.check("1. Kc6 Ke8", lang="en")
+    assert fb.code == "illegal" and "Move 1, Black: The black king cannot go to e8" in fb.message
+    assert "黑王不能走到e8" in ex.check("1. Kc6 Ke8", lang="zh-Hans").message
+    assert "Your" not in ex.check("Kc6 Kd7", lang="en").message  # d7 is attacked too
+
+
+@pytest.mark.parametrize(("fen", "square", "word"), [
+    ("8/8/8/8/3N4/8/8/8 w - - 0 1", "d4", "jumps"),
+    ("8/8/8/8/3K4/8/8/8 w - - 0 1", "d4", "never into check"),
+    ("8/8/8/8/8/8/3P4/8 w - - 0 1", "d2", "diagonally"),
+    ("8/8/8/8/3B4/8/8/8 w - - 0 1", "d4", "until a piece stops you"),
+])
+def test_squares_nudge_fits_the_piece(fen: str, square: str, word: str) -> None:
+    ex = Exercise(id="02.91", lesson=2, kind="squares", fen=fen,
+                  data={"mode": "moves", "square": square})
+    assert word in ex.hint(0, lang="en") and ex.hint(0, lang="zh-Hans")
+
+
+def test_hint_ladder_adds_something_new() -> None:
+    assert SQUARES.hint(1, lang="en") == "There are 14 squares to find."
+    assert BLACK_KING.hint(1, lang="zh-Hans") == "一共有3个格子。"
+    assert "both sides" in COUNT.hint(1, lang="en")
+    status = Exercise(id="08.90", lesson=8, kind="choice", fen="4k3/8/8/8/8/8/8/4R1K1 b - - 0 1",
+                      data={"question": "status"})
+    assert status.hint(1, lang="en") == "The king on e8 is in check."
+    options = [{"en": "a", "zh": "a"}, {"en": "b", "zh": "b"}]
+    think = {"en": "Think.", "zh": "想一想。"}
+    fact = Exercise(id="08.91", lesson=8, kind="choice", hints=(think,),
+                    data={"question": "fact", "answer": 0, "options": options})
+    assert fact.hint(1, lang="en") == "It is not B."
+    for ex in (SQUARES, BLACK_KING, COUNT, status, fact):
+        ladder = [ex.hint(level, lang="en") for level in range(3)]
+        assert len(set(ladder)) == 3, ladder
+        assert ladder[2].startswith("One right answer")
+
+
+@pytest.mark.parametrize(("fen", "word"), [
+    ("8/8/8/4k3/8/8/8/3QK3 w - - 0 1", "knight's move"),
+    ("8/8/8/3k4/8/8/8/RR4K1 w - - 0 1", "ladder"),
+    ("8/8/8/3k4/8/8/8/4K2R w - - 0 1", "opposition"),
+])
+def test_playout_last_hint_is_the_technique(fen: str, word: str) -> None:
+    ex = Exercise(id="10.90", lesson=10, kind="playout", fen=fen, data={"max_moves": 30},
+                  hints=({"en": "Go.", "zh": "走。"},))
+    ladder = [ex.hint(level, lang="en") for level in range(3)]
+    assert len(set(ladder)) == 3 and word in ladder[2], ladder
+    assert ex.hint(2, lang="zh-Hans")
+
+
+def test_read_answered_with_one_move_is_compared_with_the_last_move() -> None:
+    ex = Exercise(id="16.90", lesson=16, kind="notation",
+                  data={"mode": "read", "pgn": "1. e4 e5 2. Nf3 Nc6 3. Bc4"})
+    fb = ex.check("e4", lang="en")
+    assert fb.code == "wrong" and fb.message.startswith("e4 is not the last move of the game.")
+    assert "Bc4" not in fb.message  # the feedback does not give the answer away
+    assert ex.check("e4", lang="zh-Hans").message.startswith("e4不是这盘棋的最后一步。")
+    assert ex.check("Bc4").correct and ex.check("f1c4").correct
+    assert ex.check("1. e4 e5 2. Nf3 Nc6 3. Bc4").correct
+    assert ex.check("zz").code == "unparseable"
+
+
+def test_material_count_below_zero_reads_well() -> None:
+    ex = Exercise(id="05.90", lesson=5, kind="count", fen="4k3/p7/8/8/8/8/8/3K4 b - - 0 1",
+                  data={"count": "material"})
+    fb = ex.check("0", lang="en")
+    assert fb.message.startswith("0 is too high.") and "minus number" in fb.message
+    assert ex.check("0", lang="zh-Hans").message.startswith("0太大了。这里黑方的分数多")
+    assert "minus number" in ex.check("-2", lang="en").message
+    assert COUNT.check("6", lang="en").message.startswith("6 is too many.")
+    assert ex.check("-1").correct and ex.check("负一").correct
