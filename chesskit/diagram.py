@@ -27,6 +27,8 @@ SQUARE_COLORS = {"light": "#ffce9e", "dark": "#d18b47"}
 LASTMOVE_COLORS = {"light": "#cdd16a", "dark": "#aaa23b"}
 # Okabe-Ito colours: told apart by readers with any common colour-vision deficiency.
 FILL_COLORS = {"yellow": "#F0E442", "green": "#009E73", "blue": "#56B4E9", "red": "#D55E00"}
+# A darker edge of the same hue, so a mark stands out on light and dark (brown) squares alike.
+OUTLINE_COLORS = {"yellow": "#6E6400", "green": "#004D38", "blue": "#0072B2", "red": "#7A2E00"}
 ARROW_COLORS = {"green": "#009E73", "blue": "#0072B2", "red": "#D55E00", "yellow": "#E69F00"}
 SYMBOL_KINDS = ("dot", "cross", "circle")
 MARK_KINDS = (*FILL_COLORS, *SYMBOL_KINDS, "label")
@@ -194,11 +196,13 @@ def _squares_svg(frame: _Frame, lastmove: tuple[chess.Square, ...]) -> str:
 
 
 def _fills_svg(frame: _Frame, fills: Mapping[str, list[chess.Square]]) -> str:
+    """Filled squares, nearly opaque, with a 3-unit darker edge drawn just inside the square."""
     parts = []
     for color, squares in fills.items():
-        rects = "".join('<rect x="{}" y="{}" width="45" height="45"/>'.format(*frame.corner(s))
-                        for s in squares)
-        parts.append(f'<g fill="{FILL_COLORS[color]}" opacity=".7">{rects}</g>')
+        rects = "".join('<rect x="{}" y="{}" width="42" height="42"/>'.format(
+            *(v + 1.5 for v in frame.corner(s))) for s in squares)
+        parts.append(f'<g fill="{FILL_COLORS[color]}" fill-opacity=".9" '
+                     f'stroke="{OUTLINE_COLORS[color]}" stroke-width="3">{rects}</g>')
     return "".join(parts)
 
 

@@ -9,7 +9,7 @@ import chess
 import chess.svg
 import pytest
 
-from chesskit.diagram import FILL_COLORS, BoardSvg, alt_text, board
+from chesskit.diagram import FILL_COLORS, OUTLINE_COLORS, BoardSvg, alt_text, board
 from chesskit.errors import PositionError
 from chesskit.render import FONT_FAMILY
 
@@ -61,6 +61,12 @@ def test_fill_marks_use_okabe_ito_colours() -> None:
         assert f'fill="{color}"' in svg
     yellow = re.search(r'<g fill="#F0E442"[^>]*>(.*?)</g>', svg)
     assert yellow is not None and yellow.group(1).count("<rect") == 8
+
+
+def test_fill_marks_have_a_darker_outline_inside_the_square() -> None:
+    svg = board("8/8/8/8/8/8/8/8", marks={"red": "a8"}, coordinates=False)
+    assert (f'<g fill="{FILL_COLORS["red"]}" fill-opacity=".9" stroke="{OUTLINE_COLORS["red"]}" '
+            'stroke-width="3"><rect x="2.5" y="2.5" width="42" height="42"/></g>') in svg
 
 
 def test_symbols_labels_and_alt_mentions_them() -> None:
