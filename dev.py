@@ -87,7 +87,15 @@ def virtualenv() -> None:
         return
     if not PYTHON.exists():
         say("creating .venv")
-        run(sys.executable, "-m", "venv", VENV)
+        if run(sys.executable, "-m", "venv", VENV, check=False) != 0:
+            # Debian's own python3 keeps venv in a separate package
+            if os.geteuid() != 0 or shutil.which("apt-get") is None:
+                sys.exit("python3 -m venv failed: install python3-venv, then run this again.")
+            shutil.rmtree(VENV, ignore_errors=True)
+            env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+            run("apt-get", "update", "-qq", env=env)
+            run("apt-get", "install", "-y", "-qq", "python3-venv", env=env)
+            run(sys.executable, "-m", "venv", VENV)
     say("installing chesskit and its dependencies into .venv")
     run(PYTHON, "-m", "pip", "install", "-q", "--upgrade", "pip")
     run(PYTHON, "-m", "pip", "install", "-q", "-e", ".[course,test]")
