@@ -135,7 +135,10 @@ def course() -> None:
     language = "zh-Hans" if os.environ.get("LANG", "").startswith("zh") else "en"
     start = f"lessons/{language}/00-start-here.ipynb"
     say(f"opening JupyterLab at {start} (stop with Ctrl+C)")
-    os.execv(str(BIN / "jupyter"), [str(BIN / "jupyter"), "lab", start])
+    command = [str(BIN / "jupyter"), "lab", start]
+    if os.geteuid() == 0:
+        command.append("--allow-root")  # JupyterLab refuses root otherwise
+    os.execv(command[0], command)
 
 
 def test() -> None:
