@@ -968,15 +968,15 @@ def _traditional_synonym(word: str, key: str) -> bool:
 
 
 def _coordinates_message(board: chess.Board, token: str, lang: Lang) -> str:
-    """Why "g1f3" is not notation; for a pawn ("e2e4") the example is its target square."""
-    origin = chess.parse_square(token[:2].lower())
+    """Why "g1f3" is not notation; for a pawn ("e2e4") the example is its target square,
+    for castling O-O or O-O-O."""
     move = chess.Move.from_uci(token.lower()[:4])
-    if board.is_castling(move):
-        return t("exercises.coordinates", lang=lang, move=token).replace(
-            "Nf3", "O-O" if chess.square_file(move.to_square) > 4 else "O-O-O")
-    if board.piece_type_at(origin) == chess.PAWN:
+    if board.piece_type_at(move.from_square) == chess.PAWN:
         return t("exercises.coordinates_pawn", lang=lang, move=token, square=token[-2:].lower())
-    return t("exercises.coordinates", lang=lang, move=token)
+    example = "Nf3"
+    if board.is_castling(move):
+        example = "O-O" if chess.square_file(move.to_square) > 4 else "O-O-O"
+    return t("exercises.coordinates", lang=lang, move=token, example=example)
 
 
 def _check_choice(ex: Exercise, text: str, lang: Lang) -> Feedback:
