@@ -2,6 +2,7 @@
 """Set up and run the course, or set up and run every test.
 
     python3 dev.py course    # install what is missing, then open the course in JupyterLab
+    python3 dev.py course zh-Hans   # the same, in Simplified (zh-Hans) or Traditional (zh-Hant)
     python3 dev.py test      # install what is missing, then run the whole test suite
     python3 dev.py build     # rebuild and execute every notebook from its source
 
@@ -72,12 +73,19 @@ def system_packages() -> None:
         say("stockfish could not be installed; the built-in opponent is used instead.")
 
 
+NODE_TOOLS = VENV / "node"
+
+
 def hub_proxy() -> None:
-    """configurable-http-proxy lets the JupyterHub trial test run (skipped without it)."""
-    if shutil.which("configurable-http-proxy") or os.geteuid() != 0 or not shutil.which("npm"):
+    """configurable-http-proxy (npm) for the JupyterHub trial test, kept in .venv/node."""
+    if (NODE_TOOLS / "node_modules" / ".bin" / "configurable-http-proxy").exists():
         return
-    say("installing configurable-http-proxy (npm) for the JupyterHub trial test")
-    run("npm", "install", "-g", "--silent", "configurable-http-proxy", check=False)
+    if not shutil.which("npm"):
+        say("npm is missing: the JupyterHub trial test is skipped (install nodejs and npm).")
+        return
+    say("installing configurable-http-proxy (npm) into .venv/node for the JupyterHub test")
+    run("npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", NODE_TOOLS,
+        "configurable-http-proxy", check=False)
 
 
 def virtualenv() -> None:
@@ -96,6 +104,9 @@ def virtualenv() -> None:
             run("apt-get", "update", "-qq", env=env)
             run("apt-get", "install", "-y", "-qq", "python3-venv", env=env)
             run(sys.executable, "-m", "venv", VENV)
+    if any(VENV.glob("lib/python*/site-packages/chesskit-*.dist-info")):
+        # installed before the distribution was renamed chesskit-course: one copy only
+        run(PYTHON, "-m", "pip", "uninstall", "-y", "-q", "chesskit")
     say("installing chesskit and its dependencies into .venv")
     run(PYTHON, "-m", "pip", "install", "-q", "--upgrade", "pip")
     run(PYTHON, "-m", "pip", "install", "-q", "-e", ".[course,test]")
@@ -129,15 +140,44 @@ def trust_notebooks() -> None:
                        stdout=subprocess.DEVNULL, check=False)
 
 
-def course() -> None:
-    setup()
-    trust_notebooks()
-    language = "zh-Hans" if os.environ.get("LANG", "").startswith("zh") else "en"
+LANGUAGES = ("en", "zh-Hans", "zh-Hant")
+
+
+def course_language(asked: str | None, environment: str) -> str:
+    """The course language: the one asked for, else the locale's (zh_TW -> zh-Hant).
+
+    >>> course_language(None, "zh_TW.UTF-8"), course_language("zh-hans", "")
+    ('zh-Hant', 'zh-Hans')
+    """
+    if asked is not None:
+        for code in LANGUAGES:
+            if code.lower() == asked.lower():
+                return code
+        sys.exit(f"Error: the course speaks {', '.join(LANGUAGES)}, not {asked!r}.")
+    key = environment.replace("_", "-").lower()
+    if key.startswith(("zh-tw", "zh-hk", "zh-mo", "zh-hant")):
+        return "zh-Hant"
+    return "zh-Hans" if key.startswith("zh") else "en"
+
+
+def course_command(language: str) -> list[str]:
+    """JupyterLab serving the whole repository, opened at the start page of ``language``."""
     start = f"lessons/{language}/00-start-here.ipynb"
-    say(f"opening JupyterLab at {start} (stop with Ctrl+C)")
-    command = [str(BIN / "jupyter"), "lab", start]
+    command = [str(BIN / "jupyter"), "lab", f"--ServerApp.root_dir={ROOT}",
+               f"--LabApp.default_url=/lab/tree/{start}"]
     if os.geteuid() == 0:
         command.append("--allow-root")  # JupyterLab refuses root otherwise
+    return command
+
+
+def course() -> None:
+    asked = sys.argv[2] if len(sys.argv) > 2 else None
+    language = course_language(asked, os.environ.get("LC_ALL") or os.environ.get("LANG", ""))
+    setup()
+    trust_notebooks()
+    say(f"opening the course at lessons/{language}/00-start-here.ipynb (stop with Ctrl+C);"
+        " every lesson and exercise notebook in every language is in the file browser")
+    command = course_command(language)
     os.execv(command[0], command)
 
 
@@ -145,6 +185,7 @@ def test() -> None:
     setup()
     hub_proxy()
     env = dict(os.environ, PYTHONHASHSEED="0", CHESSKIT_LANG="en", CHESSKIT_RECORD="0")
+    env["PATH"] = f"{NODE_TOOLS / 'node_modules' / '.bin'}{os.pathsep}{env.get('PATH', '')}"
     env.pop("CHESSKIT_DATA_DIR", None)
     run(BIN / "ruff", "check", "chesskit", "tests", "benchmarks", "dev.py", "conftest.py",
         "jupyterhub_config.py")

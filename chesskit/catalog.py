@@ -25,6 +25,7 @@ import chess
 from chesskit import search
 from chesskit.errors import BankError, ChessKitError
 from chesskit.exercises import MOTIF_GOALS, OPTIONS, Exercise, choice_key
+from chesskit.i18n import t
 
 _COMMON = ("id", "kind", "goal", "fen", "topic", "difficulty", "prompt", "hints", "source")
 _REQUIRED = ("id", "kind", "topic", "difficulty")
@@ -210,6 +211,24 @@ def bank(*, lesson: int | None = None, topic: str | None = None,
         if ((lesson is None or ex.lesson == lesson) and (topic is None or ex.topic == topic)
                 and (kind is None or ex.kind == kind)):
             yield ex
+
+
+def matching(*, lesson: int | None = None, topic: str | None = None,
+             lang: str | None = None) -> list[Exercise]:
+    """The exercises of a lesson and/or topic, by id; a BankError naming what exists if none.
+
+    >>> [ex.id for ex in matching(lesson=7)][:2]
+    ['07.01', '07.02']
+    """
+    found = list(bank(lesson=lesson, topic=topic))
+    if found:
+        return found
+    numbers = [info.lesson for info in lessons()]
+    if lesson is not None and lesson not in numbers:
+        raise BankError(t("catalog.unknown_lesson", lang=lang, lesson=lesson,
+                          first=numbers[0], last=numbers[-1]))
+    topics = sorted({ex.topic for ex in bank(lesson=lesson)})
+    raise BankError(t("catalog.unknown_topic", lang=lang, topic=topic, topics=", ".join(topics)))
 
 
 def lessons() -> list[LessonInfo]:

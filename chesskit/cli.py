@@ -43,6 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     except ChessKitError as error:
         print(f"Error: {error}", file=sys.stderr)
         return 1
+    except OSError as error:  # a path that cannot be read or written: say which and why
+        where = f" {error.filename}" if error.filename else ""
+        print(f"Error: cannot use{where}: {error.strerror or error}.", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("Error: interrupted.", file=sys.stderr)
         return 130

@@ -27,3 +27,19 @@ class MoveError(ChessKitError, ValueError):
 
 class BankError(ChessKitError, ValueError):
     """A broken bank file or an unknown exercise id; the message names file, item, field."""
+
+
+class LanguageError(ChessKitError, ValueError):
+    """A language chesskit does not speak (it speaks ``en``, ``zh-Hans`` and ``zh-Hant``)."""
+
+
+class RenderError(ChessKitError, ValueError):
+    """A board or sheet that cannot be written in the format asked for (e.g. ``.gif``)."""
+
+
+class OpeningError(ChessKitError, ValueError):
+    """A name or line of moves that matches no opening of the course."""
+
+
+class WorksheetError(ChessKitError, ValueError):
+    """A worksheet that cannot be laid out as asked (e.g. 5 diagrams a page)."""

@@ -20,6 +20,8 @@ from typing import Any
 
 import chess
 
+from chesskit.errors import LanguageError
+
 LANGUAGES = ("en", "zh-Hans", "zh-Hant")
 _ALIASES = {
     "en": "en", "english": "en", "en-us": "en", "en-gb": "en",
@@ -37,7 +39,8 @@ def normalize_language(lang: str) -> str:
     'zh-Hant'
     """
     if not isinstance(lang, str):
-        raise ValueError(f"A language is a text like 'en', 'zh-Hans' or 'zh-Hant', not {lang!r}.")
+        raise LanguageError(
+            f"A language is a text like 'en', 'zh-Hans' or 'zh-Hant', not {lang!r}.")
     key = lang.split(".")[0].replace("_", "-").strip().lower()
     if key in _ALIASES:
         return _ALIASES[key]
@@ -47,7 +50,7 @@ def normalize_language(lang: str) -> str:
         return "zh-Hans"
     if key.startswith("en"):
         return "en"
-    raise ValueError(f"Unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}.")
+    raise LanguageError(f"Unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}.")
 
 
 def _language_from_environment() -> str:
@@ -56,7 +59,7 @@ def _language_from_environment() -> str:
         if value and value not in ("C", "POSIX") and not value.startswith("C."):
             try:
                 return normalize_language(value)
-            except ValueError:
+            except LanguageError:
                 continue
     return "en"
 

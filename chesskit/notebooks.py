@@ -354,6 +354,10 @@ def main(argv: list[str]) -> int:
         for problem in problems:
             print(problem)
         return 1 if problems else 0
+    unknown = sorted(set(options.lesson or ()) - {lesson.number for lesson in
+                                                  map(read_lesson, lesson_sources())})
+    if unknown:
+        raise LessonSourceError(f"There is no lesson {unknown[0]}: see lessons/src/.")
     written = build(lessons=options.lesson, run=not options.no_execute, jobs=options.jobs)
     print(f"{len(written)} notebooks written.", file=sys.stderr)
     return 0

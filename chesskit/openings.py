@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import chess
 
 from chesskit.diagram import BoardSvg
+from chesskit.errors import OpeningError
 from chesskit.i18n import localize, t
 
 
@@ -171,7 +172,7 @@ def name_opening(position: chess.Board | Iterable[str] | str) -> Opening | None:
 def opening(moves_or_name: str | Iterable[str], *, lang: str | None = None) -> Opening:
     """The opening for a key, a name in any language, or a line of moves.
 
-    Raises ``ValueError`` with a sentence when no opening of the course matches.
+    Raises ``OpeningError`` with a sentence when no opening of the course matches.
 
     >>> opening("Ruy Lopez").name["zh"]
     '西班牙开局'
@@ -184,6 +185,6 @@ def opening(moves_or_name: str | Iterable[str], *, lang: str | None = None) -> O
     else:
         found = name_opening(list(moves_or_name))
     if found is None:
-        raise ValueError(t("openings.unknown", lang=lang, value=str(moves_or_name)[:60],
+        raise OpeningError(t("openings.unknown", lang=lang, value=str(moves_or_name)[:60],
                          names=", ".join(o.title(lang=lang) for o in OPENINGS)))
     return found

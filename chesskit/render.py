@@ -10,6 +10,8 @@ import io
 import pathlib
 from typing import Any
 
+from chesskit.errors import RenderError
+
 FONT_FAMILY = "Noto Sans CJK SC"
 """The font every chesskit SVG names first: cairosvg uses only the first family it is given."""
 
@@ -66,7 +68,7 @@ def save_board(position: object, path: str | pathlib.Path, **board_kwargs: Any) 
     target = pathlib.Path(path)
     suffix = target.suffix.lower()
     if suffix not in SUFFIXES:
-        raise ValueError(t("render.bad_suffix", path=str(target), suffixes=", ".join(SUFFIXES)))
+        raise RenderError(t("render.bad_suffix", path=str(target), suffixes=", ".join(SUFFIXES)))
     svg = board(position, **board_kwargs)  # type: ignore[arg-type]
     if suffix == ".svg":
         target.write_text(svg, encoding="utf-8")

@@ -17,7 +17,7 @@ from typing import Any
 
 import chess
 
-from chesskit.errors import BankError
+from chesskit.errors import WorksheetError
 from chesskit.i18n import color_name, t
 from chesskit.render import FONT_FAMILY, svg_to_png, svgs_to_pdf
 
@@ -134,7 +134,7 @@ def worksheet(exercises: Iterable[Any], *, per_page: int = 6, lang: str | None =
     b'%PDF-'
     """
     if per_page not in GRIDS:
-        raise ValueError(t("worksheet.bad_per_page", lang=lang, n=per_page))
+        raise WorksheetError(t("worksheet.bad_per_page", lang=lang, n=per_page))
     items = list(exercises)
     bodies = _diagram_pages(items, per_page=per_page, lang=lang,
                             title=title or t("worksheet.title", lang=lang))
@@ -159,11 +159,7 @@ def select(*, lesson: int | None = None, topic: str | None = None, count: int = 
     """The first ``count`` exercises of the bank for a lesson and/or topic, by id."""
     from chesskit import catalog
 
-    found = list(catalog.bank(lesson=lesson, topic=topic))[:count]
-    if not found:
-        raise BankError(t("worksheet.none_found", lang=lang, lesson=lesson or "-",
-                          topic=topic or "-"))
-    return found
+    return catalog.matching(lesson=lesson, topic=topic, lang=lang)[:count]
 
 
 def _title(lesson: int | None, topic: str | None, *, lang: str | None) -> str:
@@ -174,12 +170,13 @@ def _title(lesson: int | None, topic: str | None, *, lang: str | None) -> str:
 def main(argv: list[str] | None = None) -> int:
     """``chesskit worksheet --lesson 12 [--topic fork] [--count 12] [--answers] -o sheet.pdf``."""
     parser = argparse.ArgumentParser(prog="chesskit worksheet", description=t("worksheet.cli_help"))
-    parser.add_argument("--lesson", type=int)
-    parser.add_argument("--topic")
-    parser.add_argument("--count", type=int, default=12)
-    parser.add_argument("--lang")
+    parser.add_argument("--lesson", type=int, help=t("worksheet.cli_lesson"))
+    parser.add_argument("--topic", help=t("worksheet.cli_topic"))
+    parser.add_argument("--count", type=int, default=12, help=t("worksheet.cli_count", n=12))
+    parser.add_argument("--lang", help=t("worksheet.cli_lang"))
     parser.add_argument("--answers", action="store_true", help=t("worksheet.cli_answers"))
-    parser.add_argument("--per-page", type=int, choices=sorted(GRIDS), default=6)
+    parser.add_argument("--per-page", type=int, choices=sorted(GRIDS), default=6,
+                        help=t("worksheet.cli_per_page"))
     parser.add_argument("-o", "--output", help=t("worksheet.cli_output"))
     parser.add_argument("--png", metavar="DIR", help=t("worksheet.cli_png"))
     args = parser.parse_args(argv)

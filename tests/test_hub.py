@@ -19,14 +19,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-HUB = shutil.which("jupyterhub", path=f"{Path(sys.executable).parent}{os.pathsep}"
-                   f"{os.environ.get('PATH', '')}")
+SEARCH_PATH = os.pathsep.join([str(Path(sys.executable).parent),  # the venv's jupyterhub
+                               str(ROOT / ".venv" / "node" / "node_modules" / ".bin"),  # dev.py
+                               os.environ.get("PATH", "")])
+HUB = shutil.which("jupyterhub", path=SEARCH_PATH)
+STARTUP = 180  # seconds: a busy 2-core machine can take a minute to start a hub
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(HUB is None, reason="jupyterhub is not installed (pip install jupyterhub)"),
-    pytest.mark.skipif(shutil.which("configurable-http-proxy") is None,
-                       reason="JupyterHub's proxy is missing: npm install -g "
-                              "configurable-http-proxy"),
+    pytest.mark.skipif(shutil.which("configurable-http-proxy", path=SEARCH_PATH) is None,
+                       reason="JupyterHub's proxy is missing: python3 dev.py test installs it"
+                              " into .venv/node with npm"),
 ]
 
 
@@ -42,23 +45,25 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     env = {**os.environ, "CHESSKIT_HUB_DIR": str(state), "CHESSKIT_HUB_PORT": str(port),
            "CHESSKIT_HUB_API_PORT": str(_free_port()),
-           "CHESSKIT_HUB_PROXY_PORT": str(_free_port()), "CHESSKIT_HUB_PASSWORD": "test-pw"}
+           "CHESSKIT_HUB_PROXY_PORT": str(_free_port()), "CHESSKIT_HUB_PASSWORD": "test-pw",
+           "PATH": SEARCH_PATH}
     log = (state / "hub.log").open("wb")
     process = subprocess.Popen([str(HUB), "-f", str(ROOT / "jupyterhub_config.py")], cwd=state,
                                env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + STARTUP
         while time.monotonic() < deadline:
             try:
-                with urllib.request.urlopen(f"{url}/hub/api", timeout=2) as reply:
+                with urllib.request.urlopen(f"{url}/hub/api", timeout=10) as reply:
                     if reply.status == 200:
                         break
             except OSError:
                 assert process.poll() is None, (state / "hub.log").read_text()
                 time.sleep(0.2)
         else:
-            pytest.fail("the hub did not start in 60 s:\n" + (state / "hub.log").read_text())
+            pytest.fail(f"the hub did not start in {STARTUP} s:\n"
+                        + (state / "hub.log").read_text())
         yield url
     finally:
         process.terminate()
@@ -78,12 +83,12 @@ def _log_in(url: str, user: str, password: str) -> tuple[int, str, list[str]]:
             return None
 
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), NoRedirect)
-    with opener.open(f"{url}/hub/login", timeout=10) as page:
+    with opener.open(f"{url}/hub/login", timeout=60) as page:
         xsrf = re.search(r'name="_xsrf"\s+value="([^"]+)"', page.read().decode())
     form = urllib.parse.urlencode({"username": user, "password": password,
                                    "_xsrf": xsrf.group(1) if xsrf else ""}).encode()
     try:
-        with opener.open(f"{url}/hub/login", data=form, timeout=10) as reply:
+        with opener.open(f"{url}/hub/login", data=form, timeout=60) as reply:
             status, location = reply.status, reply.headers.get("Location", "")
     except urllib.error.HTTPError as error:
         status, location = error.code, error.headers.get("Location", "")
