@@ -26,7 +26,6 @@ import nbformat
 from chesskit.errors import ChessKitError
 from chesskit.i18n import LANGUAGES, localize, t, to_traditional
 
-ROOT = Path(__file__).resolve().parent.parent
 REVIEW_ITEMS = 4
 MAX_DRILLS = 12
 
@@ -178,8 +177,22 @@ def read_lesson(path: Path) -> Lesson:
     return parse_lesson(path.read_text(encoding="utf-8"), origin=str(path))
 
 
-def lesson_sources(root: Path = ROOT) -> list[Path]:
-    """Every lesson source, in lesson order."""
+def course_root(start: Path | None = None) -> Path:
+    """The course folder (the one holding ``lessons/src``): ``start`` or a folder above it.
+
+    >>> (course_root() / "lessons" / "src").is_dir()  # run inside the course folder
+    True
+    """
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "lessons" / "src").is_dir():
+            return folder
+    raise LessonSourceError(f"No course here: neither {here} nor a folder above it holds "
+                            "lessons/src (run this in the course folder or give --root).")
+
+
+def lesson_sources(root: Path) -> list[Path]:
+    """Every lesson source under the course folder ``root``, in lesson order."""
     return sorted((root / "lessons" / "src").glob("[0-9][0-9]-*.md"))
 
 
@@ -263,7 +276,7 @@ def exercise_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
     return course_notebook(cells, lang=lang, prefix=f"x{lesson.number:02d}")
 
 
-def targets(lesson: Lesson, root: Path = ROOT) -> list[tuple[Path, nbformat.NotebookNode]]:
+def targets(lesson: Lesson, root: Path) -> list[tuple[Path, nbformat.NotebookNode]]:
     """Every notebook a lesson source builds, with its path."""
     built = []
     for lang in LANGUAGES:
@@ -309,8 +322,8 @@ def _build_one(job: tuple[str, str, bool]) -> str:
     return path_text
 
 
-def build(*, lessons: Iterable[int] | None = None, run: bool = True, jobs: int = 2,
-          root: Path = ROOT) -> list[Path]:
+def build(root: Path, *, lessons: Iterable[int] | None = None, run: bool = True,
+          jobs: int = 2) -> list[Path]:
     """Write (and execute) the notebooks of the chosen lessons; returns the paths written."""
     wanted = set(lessons) if lessons is not None else None
     work = []
@@ -324,7 +337,7 @@ def build(*, lessons: Iterable[int] | None = None, run: bool = True, jobs: int =
         return [Path(done) for done in pool.map(_build_one, work)]
 
 
-def stale(root: Path = ROOT) -> list[str]:
+def stale(root: Path) -> list[str]:
     """Committed notebooks whose cells differ from a fresh build of their source."""
     problems = []
     for source in lesson_sources(root):
@@ -341,23 +354,26 @@ def stale(root: Path = ROOT) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    """``chesskit build [--lesson N ...] [--no-execute] [--jobs 2] [--check]``."""
+    """``chesskit build [--root DIR] [--lesson N ...] [--no-execute] [--jobs 2] [--check]``."""
     parser = argparse.ArgumentParser(prog="chesskit build", description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=None,
+                        help="the course folder (default: the one holding the current folder)")
     parser.add_argument("--lesson", type=int, action="append", help="only this lesson (repeat)")
     parser.add_argument("--no-execute", action="store_true", help="write without running")
     parser.add_argument("--jobs", type=int, default=2, help="notebooks run at once (default 2)")
     parser.add_argument("--check", action="store_true",
                         help="only report notebooks that are stale against their sources")
     options = parser.parse_args(argv)
+    root = course_root(options.root)
     if options.check:
-        problems = stale()
+        problems = stale(root)
         for problem in problems:
             print(problem)
         return 1 if problems else 0
     unknown = sorted(set(options.lesson or ()) - {lesson.number for lesson in
-                                                  map(read_lesson, lesson_sources())})
+                                                  map(read_lesson, lesson_sources(root))})
     if unknown:
         raise LessonSourceError(f"There is no lesson {unknown[0]}: see lessons/src/.")
-    written = build(lessons=options.lesson, run=not options.no_execute, jobs=options.jobs)
+    written = build(root, lessons=options.lesson, run=not options.no_execute, jobs=options.jobs)
     print(f"{len(written)} notebooks written.", file=sys.stderr)
     return 0

@@ -8,9 +8,11 @@ import pytest
 import chesskit as ck
 from chesskit.notebooks import lesson_sources, read_lesson
 
+ROOT = Path(__file__).resolve().parents[1]
+
 CHECKS = [
     pytest.param(path, line, code, id=f"{path.stem}:{line}")
-    for path in lesson_sources()
+    for path in lesson_sources(ROOT)
     for line, code in read_lesson(path).checks
 ]
 
@@ -22,5 +24,5 @@ def test_lesson_claim(path: Path, line: int, code: str) -> None:
 
 
 def test_every_lesson_checks_its_claims() -> None:
-    missing = [path.name for path in lesson_sources() if not read_lesson(path).checks]
+    missing = [path.name for path in lesson_sources(ROOT) if not read_lesson(path).checks]
     assert not missing, f"lessons without any check block: {missing}"

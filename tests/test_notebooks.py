@@ -1,8 +1,18 @@
 """Lesson sources parse, build into three languages, and the committed notebooks are fresh."""
 
+from pathlib import Path
+
 import pytest
 
-from chesskit.notebooks import LessonSourceError, lesson_notebook, parse_lesson, stale
+from chesskit.notebooks import (
+    LessonSourceError,
+    course_root,
+    lesson_notebook,
+    parse_lesson,
+    stale,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
 
 SOURCE = """---
 lesson: 3
@@ -52,4 +62,10 @@ def test_bad_sources_name_the_problem(text: str, message: str) -> None:
 
 
 def test_committed_notebooks_are_fresh() -> None:
-    assert stale() == []
+    assert stale(ROOT) == []
+
+
+def test_the_course_folder_is_found_from_inside_it_or_refused(tmp_path) -> None:
+    assert course_root(ROOT / "lessons" / "src") == ROOT
+    with pytest.raises(LessonSourceError, match="No course here"):
+        course_root(tmp_path)
