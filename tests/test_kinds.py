@@ -109,8 +109,9 @@ def test_a_throwaway_kind_works_end_to_end(colour_kind: Kind) -> None:
     assert ex.check("").code == "empty" and ex.check(object()).code == "unparseable"
     assert ex.solutions() == ["light"]
     assert ex.prompt_text(lang="en") == "Is e4 light or dark?\nA. light  B. dark"
-    assert [ex.hint(level, lang="en") for level in range(3)] == [
-        "a1 is dark.", "Neighbours have different colours.", "One right answer: light."]
+    assert [ex.hint(level, lang="en") for level in range(4)] == [
+        "a1 is dark.", "Neighbours have different colours.", "One right answer: light.",
+        "No more hints."]
     assert ex.board_input() == "options"
     assert ex.board_marks().marks == {"yellow": ["e4"]}
     assert ex.board_svg().startswith("<svg")

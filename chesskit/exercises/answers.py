@@ -62,18 +62,24 @@ def move_tokens(text: str) -> list[str]:
 _SQUARE = re.compile(r"[a-h][1-8]")
 _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5,
               "六": 6, "七": 7, "八": 8, "九": 9}
+_MEASURE = re.compile(r"\s*(?:步棋|[个個步次格分点點种種只隻枚着著手回盘盤局位名条條张張块塊处處])$")
+"""A Chinese measure word after a number ("3个", "0步", "两次"): it does not change the number."""
 _EN_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
                "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
                "seventeen", "eighteen", "nineteen", "twenty")
 
 
 def read_number(text: str) -> float | None:
-    """A number from digits ("12.5") or Chinese numerals ("三", "十二", "负三"), else None.
+    """A number from digits ("12.5") or Chinese numerals ("三", "十二", "负三"), with or without
+    a measure word ("3个", "5 步", "两次"), else None.
 
     >>> read_number("二十三"), read_number("-3"), read_number("0.76"), read_number("x")
     (23, -3, 0.76, None)
+    >>> read_number("3个"), read_number("0步"), read_number("三个"), read_number("两次")
+    (3, 0, 3, 2)
     """
     text = text.strip().replace("−", "-").replace("负", "-").replace("負", "-")
+    text = _MEASURE.sub("", text)
     if text.lower() in _EN_NUMBERS:
         return _EN_NUMBERS.index(text.lower())
     sign = -1 if text.startswith("-") else 1

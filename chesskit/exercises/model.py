@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 import chess
 
 from chesskit.errors import BankError, ChessKitError
-from chesskit.exercises import display, hints
+from chesskit.exercises import display
 from chesskit.exercises.answers import clean
 from chesskit.exercises.feedback import Feedback
+from chesskit.exercises.hints import hint as ladder_hint
 from chesskit.exercises.protocol import (
     BoardInput,
     BoardMarks,
@@ -146,8 +147,9 @@ class Exercise:
         return list(self._solutions)
 
     def hint(self, level: int = 0, *, lang: Lang = None) -> str:
-        """The hint ladder (see :func:`chesskit.exercises.hints.hint`)."""
-        return hints.hint(self, level, lang=lang)
+        """Hint ``level`` of the ladder (a nudge, something new, one answer), then "No more
+        hints." (see :mod:`chesskit.exercises.hints`)."""
+        return ladder_hint(self, level, lang=lang)
 
     def defender_reply(self, board: chess.Board) -> chess.Move | None:
         """The defender's move in ``board`` (defender to move) of a ``line`` or ``playout``."""
@@ -174,7 +176,8 @@ class Exercise:
         options = self.options(lang=lang)
         if options:
             text += "\n" + "  ".join(f"{chr(65 + i)}. {o}" for i, o in enumerate(options))
-        return text
+        how = self.spec.answer_how(self, lang)
+        return f"{text}\n{how}" if how else text
 
     def options(self, *, lang: Lang = None) -> list[str]:
         """The options of a ``choice`` item, in order (A, B, C ...); [] for other kinds."""

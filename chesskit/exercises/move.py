@@ -133,12 +133,43 @@ def _move_reason(ex: Exercise, board: chess.Board, move: chess.Move, lang: Lang)
         key = "capture_small"
     if ex.goal == "develop":
         key = f"develop_{_develop_problem(board, move)}"
+    if key == "win_material":
+        won = search.material_gain(board, move, depth=int(ex.data.get("depth", 2)))
+        key, fields["won"] = _too_little(won, int(ex.data.get("gain", 3))), won
     reply = (search.best_reply(board, move) if ex.goal in ("win_material", "develop")
              else next(iter(search.ordered_moves(after)), None))
     if ex.goal == "best":
         key, reply = _best_reason(board, move, reply)
     fields["reply"] = after.san(reply) if reply else ""
     return t(f"exercises.wrong_{key}", lang=lang, **fields)
+
+
+def best_first(board: chess.Board, moves: list[chess.Move]) -> list[str]:
+    """The moves in SAN, best first: mates, then the most material won against every reply
+    (``search.material_gain``), then alphabetically.
+
+    >>> b = chess.Board("2r1k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
+    >>> best_first(b, [m for m in b.legal_moves if m.promotion])[:3]
+    ['bxc8=Q+', 'bxc8=R+', 'bxc8=B']
+    """
+    def key(move: chess.Move) -> tuple[int, int, str]:
+        mate = _after(board, move).is_checkmate()
+        return (0 if mate else 1, -search.material_gain(board, move, depth=1), board.san(move))
+    ordered = sorted(moves, key=key) if len(moves) > 1 else moves
+    return [board.san(m) for m in ordered]
+
+
+def _too_little(won: int, gain: int) -> str:
+    """The locale key for a move that wins ``won`` points, less than ``gain``.
+
+    >>> _too_little(-2, 3), _too_little(0, 3), _too_little(1, 3), _too_little(2, 5)
+    ('win_material_lose', 'win_material_no_piece', 'win_material_one', 'win_material_some')
+    """
+    if won < 0:
+        return "win_material_lose"
+    if won == 0:
+        return "win_material_no_piece" if gain >= 3 else "win_material_nothing"
+    return "win_material_one" if won == 1 else "win_material_some"
 
 
 def read_one_move(ex: Exercise, board: chess.Board, text: str, lang: Lang
@@ -181,8 +212,9 @@ class MoveKind(Kind):
         return ex._fb("wrong", _move_reason(ex, board, move, lang), board.san(move), squares)
 
     def solutions(self, ex: Exercise) -> list[str]:
+        """Every move that reaches the goal, best first (see :func:`best_first`)."""
         board = ex._board
-        return sorted(board.san(m) for m in board.legal_moves if _goal_met(ex, board, m))
+        return best_first(board, [m for m in board.legal_moves if _goal_met(ex, board, m)])
 
     def prompt(self, ex: Exercise, lang: Lang) -> str:
         return t(f"exercises.prompt_move_{ex.goal}", lang=lang, gain=ex.data.get("gain", 3),

@@ -156,9 +156,10 @@ class NotationKind(Kind):
             played.append(verdict.move)
             board.push(verdict.move)
         line = san_line(start, played)
-        if len(played) < len(expected):
-            return ex._fb("incomplete", t("exercises.game_short", lang=lang,
-                                          n=len(expected) - len(played)), line)
+        left = len(expected) - len(played)
+        if left:
+            key = "exercises.game_short_one" if left == 1 else "exercises.game_short"
+            return ex._fb("incomplete", t(key, lang=lang, n=left), line)
         return ex._right(line, lang)
 
     def solutions(self, ex: Exercise) -> list[str]:

@@ -4,7 +4,7 @@ as moves and replayed against the built-in defender.
 >>> from chesskit.exercises import Exercise
 >>> ex = Exercise(id="x", lesson=11, kind="playout", fen="7k/8/5K2/8/8/8/8/6Q1 w - - 0 1",
 ...               data={"max_moves": 5})
->>> ex.check("Qg7#").correct, ex.hint(2, lang="en").startswith("Make the box smaller")
+>>> ex.check("Qg7#").correct, ex.hint(1, lang="en").startswith("Make the box smaller")
 (True, True)
 """
 
@@ -76,7 +76,8 @@ def _result(ex: Exercise, start: chess.Board, board: chess.Board, moves: int,
     fields = {"n": ex.data["max_moves"], "side": color_name(not board.turn, lang=lang),
               "king": piece_on(chess.KING, king, lang=lang) if king is not None else ""}
     if board.is_checkmate():
-        return ex._right(line, lang, t("exercises.playout_mated", lang=lang, moves=moves))
+        key = "exercises.playout_mated_one" if moves == 1 else "exercises.playout_mated"
+        return ex._right(line, lang, t(key, lang=lang, moves=moves))
     if board.is_stalemate():
         return ex._fb("wrong", t("exercises.playout_stalemate", lang=lang, **fields), line)
     if board.is_game_over(claim_draw=True):

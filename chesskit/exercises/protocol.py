@@ -121,6 +121,10 @@ class Kind(ABC):
         """The options to choose from, in order A, B, C ... (none by default)."""
         return []
 
+    def answer_how(self, ex: Exercise, lang: Lang) -> str:
+        """How to write the answer and give it on the board, after the task ("" by default)."""
+        return ""
+
     # -- hints --------------------------------------------------------------------------
     def first_hint(self, ex: Exercise, lang: Lang) -> str:
         """Hint 0 when none is stored: a nudge (the locale key ``exercises.nudge_<name>``)."""

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from chesskit.exercises.model import Exercise
 
 _ORDER = (chess.KING, chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT, chess.PAWN)
+_SHORT = 8
+"""Placements of up to this many pieces are shown first as a piece list."""
 
 
 def setup_target(ex: Exercise) -> chess.BaseBoard:
@@ -34,6 +36,17 @@ def setup_target(ex: Exercise) -> chess.BaseBoard:
     if board is None:
         raise BankError(f"field target: cannot read {text!r}")
     return board
+
+
+def piece_list(board: chess.BaseBoard) -> str:
+    """The placement as the piece list a learner types: White first, king to pawn, a1 to h8.
+
+    >>> piece_list(chess.BaseBoard("4k3/8/8/8/8/8/8/3QK3"))
+    'Ke1 Qd1 ke8'
+    """
+    return " ".join(f"{chess.Piece(p_type, color).symbol()}{chess.square_name(sq)}"
+                    for color in (chess.WHITE, chess.BLACK) for p_type in _ORDER
+                    for sq in board.pieces(p_type, color))
 
 
 def _material_words(board: chess.BaseBoard, lang: Lang) -> str:
@@ -94,13 +107,19 @@ class SetupKind(Kind):
         return ex._right(answer, lang)
 
     def solutions(self, ex: Exercise) -> list[str]:
-        return [setup_target(ex).board_fen()]
+        """The placement as a piece list ("Ke1 Qd1 ke8", first when it is short) and as FEN."""
+        target = setup_target(ex)
+        forms = [piece_list(target), target.board_fen()]
+        return forms if len(target.piece_map()) <= _SHORT else forms[::-1]
 
     def prompt(self, ex: Exercise, lang: Lang) -> str:
         target = setup_target(ex)
         if target.board_fen() == chess.STARTING_BOARD_FEN:
             return t("exercises.prompt_setup_start", lang=lang)
         return t("exercises.prompt_setup", lang=lang, pieces=_material_words(target, lang))
+
+    def answer_how(self, ex: Exercise, lang: Lang) -> str:
+        return t("exercises.setup_how", lang=lang)
 
     def board_input(self, ex: Exercise) -> BoardInput:
         return "placement"
