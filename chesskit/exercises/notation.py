@@ -178,7 +178,7 @@ class NotationKind(Kind):
         return t(f"exercises.prompt_notation_{mode}", lang=lang, **fields)
 
     def board_input(self, ex: Exercise) -> BoardInput:
-        return "game" if ex.data["mode"] == "read" else "text"
+        return "moves" if ex.data["mode"] == "read" else "text"
 
     def board_marks(self, ex: Exercise) -> BoardMarks:
         if ex.data["mode"] == "write":

@@ -137,7 +137,7 @@ class PlayoutKind(Kind):
         return _technique_hint(ex, lang)
 
     def board_input(self, ex: Exercise) -> BoardInput:
-        return "line"
+        return "game"
 
     def verify(self, ex: Exercise) -> list[Problem]:
         board = ex.board()

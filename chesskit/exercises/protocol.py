@@ -40,13 +40,15 @@ Mode = SquareMode | SquaresMode | NotationMode
 Question = Literal["status", "draw_rule", "legal", "evaluation", "fact"]
 CountName = Literal["legal_moves", "piece_moves", "material", "attackers", "elo_change",
                     "expected_score", "club_points"]
-BoardInput = Literal["move", "line", "game", "square", "squares", "placement", "options",
-                     "number", "text"]
+BoardInput = Literal["move", "line", "game", "moves", "square", "squares", "placement",
+                     "options", "number", "text"]
 """How the board takes an answer:
 
 - ``move``: one move played on the board;
 - ``line``: the solver's moves, the board playing the defender's replies (``defender_reply``);
-- ``game``: moves of both sides played freely, then Submit (the moves played are the answer);
+  the first move alone is an answer (the key), later ones are sent as the whole line;
+- ``game``: like ``line``, but the answer is always the whole game (a playout);
+- ``moves``: moves of both sides played freely, then Submit (the moves played are the answer);
 - ``square``: one square clicked; ``squares``: squares marked, then Submit;
 - ``placement``: pieces placed on an empty board, then Submit (a FEN placement);
 - ``options``: one button per option (``options``); ``number``: a number typed or chosen;
