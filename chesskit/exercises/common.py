@@ -85,13 +85,18 @@ def prompt_fields(ex: Exercise, lang: Lang) -> dict[str, object]:
     return fields
 
 
-def move_arrow(board: chess.Board, line: str) -> BoardMarks:
-    """An arrow for the first move of a written solution ("Nf3" or "1. e4 e5 2. Nf3").
+def solution_arrow(ex: Exercise) -> BoardMarks:
+    """An arrow for the first move of the first solution (no marks when there is none).
 
-    >>> move_arrow(chess.Board(), "1. e4 e5").arrows
-    ('e2e4',)
+    >>> from chesskit.exercises import Exercise
+    >>> solution_arrow(Exercise(id="x", lesson=12, kind="move", goal="mate",
+    ...                         fen="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")).arrows
+    ('a1a8',)
     """
-    move = board.parse_san(move_tokens(line)[0])
+    solutions = ex.solutions()
+    if not solutions:
+        return BoardMarks()
+    move = ex._board.parse_san(move_tokens(solutions[0])[0])
     return BoardMarks(arrows=(move.uci()[:4],))
 
 

@@ -18,10 +18,10 @@ from chesskit.exercises.answers import move_tokens, san_line
 from chesskit.exercises.common import (
     after,
     fail_code,
-    move_arrow,
     named_king,
     piece_hint,
     prompt_fields,
+    solution_arrow,
 )
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem
@@ -92,8 +92,7 @@ class LineKind(Kind):
         return "line"
 
     def solution_marks(self, ex: Exercise) -> BoardMarks:
-        solutions = ex.solutions()
-        return move_arrow(ex._board, solutions[0]) if solutions else BoardMarks()
+        return solution_arrow(ex)
 
     def verify(self, ex: Exercise) -> list[Problem]:
         problems = super().verify(ex)

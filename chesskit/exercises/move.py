@@ -21,9 +21,9 @@ from chesskit.exercises.common import after as _after
 from chesskit.exercises.common import (
     describe,
     fail_code,
-    move_arrow,
     piece_hint,
     prompt_fields,
+    solution_arrow,
 )
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Goal, Kind, Lang, Problem
@@ -230,8 +230,7 @@ class MoveKind(Kind):
         return "move"
 
     def solution_marks(self, ex: Exercise) -> BoardMarks:
-        solutions = ex.solutions()
-        return move_arrow(ex._board, solutions[0]) if solutions else BoardMarks()
+        return solution_arrow(ex)
 
     def verify(self, ex: Exercise) -> list[Problem]:
         solutions = ex.solutions()
