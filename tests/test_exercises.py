@@ -245,6 +245,8 @@ def test_notation_write_and_read() -> None:
                      "PPPP1PPP/RNBQKB1R w KQkq - 2 3", data={"mode": "write", "move": "f1b5"})
     assert write.check("Bb5").correct and write.check("Bf1-b5").correct
     assert write.check("f1b5").code == "wrong"
+    assert write.solutions() == ["Bb5", "Bf1-b5"]
+    assert all(write.check(s).correct for s in write.solutions())
     read = Exercise(id="x", lesson=9, kind="notation", data={"mode": "read",
                                                               "pgn": "1. e4 e5 2. Nf3 Nc6"})
     assert read.check("Nc6").correct and read.check("1. e4 e5 2. Nf3 Nc6").correct

@@ -163,8 +163,11 @@ class NotationKind(Kind):
         return ex._right(line, lang)
 
     def solutions(self, ex: Exercise) -> list[str]:
+        """The SAN (a written move also in its long form: "Nf3", "Ng1-f3"; a game as a line)."""
         moves = _moves(ex)
         board = _start(ex)
+        if ex.data["mode"] == "write":
+            return list(dict.fromkeys([board.san(moves[0]), _written_forms(board, moves[0])[1]]))
         if ex.data["mode"] == "read":
             for move in moves[:-1]:
                 board.push(move)
