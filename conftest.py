@@ -1,4 +1,7 @@
-"""pytest set-up for the notebook checks (nbval over lessons/ and exercises/).
+"""pytest set-up: the doctests of ``chesskit`` (``--doctest-modules`` in pyproject.toml) and
+the notebook checks (nbval over lessons/ and exercises/).
+
+``chesskit/__main__.py`` runs the CLI when imported, so doctest collection skips it.
 
 A kernel can die while it starts when two test workers start kernels at the same moment (a
 port taken between choosing it and binding it); such a start is tried again, up to three
@@ -8,6 +11,8 @@ times, instead of failing every cell of that notebook.  Nothing else about nbval
 from __future__ import annotations
 
 import time
+
+collect_ignore = ["chesskit/__main__.py"]
 
 try:
     from nbval import plugin

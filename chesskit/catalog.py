@@ -18,18 +18,16 @@ import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import chess
 
-from chesskit import search
 from chesskit.errors import BankError, ChessKitError
-from chesskit.exercises import MOTIF_GOALS, OPTIONS, Exercise, choice_key
+from chesskit.exercises import Exercise, Goal, KindName
 from chesskit.i18n import t
 
 _COMMON = ("id", "kind", "goal", "fen", "topic", "difficulty", "prompt", "hints", "source")
 _REQUIRED = ("id", "kind", "topic", "difficulty")
-_ENDINGS = ("KQ", "KRR", "KR")
 _ID = re.compile(r"(\d\d)\.(\d\d)")
 
 
@@ -85,7 +83,9 @@ def _exercise(raw: Mapping[str, Any], lesson: int) -> Exercise:
     except (TypeError, ValueError):
         raise BankError("field difficulty: a whole number such as 800") from None
     return Exercise(
-        id=str(raw["id"]), lesson=lesson, kind=str(raw["kind"]), goal=str(raw.get("goal", "")),
+        # kind and goal are checked against the registry by Exercise itself
+        id=str(raw["id"]), lesson=lesson, kind=cast(KindName, str(raw["kind"])),
+        goal=cast(Goal, str(raw.get("goal", ""))),
         fen=str(raw.get("fen", "")), topic=str(raw["topic"]), difficulty=difficulty,
         prompt=prompt if isinstance(prompt, dict) else ({"en": prompt} if prompt else None),
         hints=tuple(hints), source=str(raw.get("source", "")),
@@ -253,76 +253,12 @@ def _lichess() -> dict[str, str]:
     return fens
 
 
-def _material_code(board: chess.Board, color: chess.Color) -> str:
-    return "".join(chess.piece_symbol(p).upper() * len(board.pieces(p, color))
-                   for p in (chess.KING, chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT,
-                             chess.PAWN))
-
-
 def _verify(ex: Exercise) -> list[tuple[str, str]]:
-    """(field, problem) pairs for one exercise, computed with the rules."""
-    problems: list[tuple[str, str]] = []
-    solutions = ex.solutions()
-    if not solutions and ex.kind != "playout":
-        problems.append(("goal" if ex.kind == "move" else "kind", "no answer is correct"))
-    if ex.kind == "line":
-        board, n = ex.board(), int(ex.data["mate_in"])
-        if n > 1 and search.can_mate(board, n - 1):
-            problems.append(("mate_in", f"there is a shorter mate than in {n}"))
-    if ex.kind == "move" and ex.goal in MOTIF_GOALS + ("mate",) and solutions:
-        problems += _motif_problems(ex, solutions)
-    if ex.kind == "move" and ex.goal == "escape_check" and not ex.board().is_check():
-        problems.append(("fen", "the side to move is not in check"))
-    if ex.kind == "choice":
-        problems += _choice_problems(ex)
-    if ex.kind == "count" and "answer" in ex.data and float(ex.data["answer"]) != float(
-            solutions[0]):
-        problems.append(("answer", f"the rules give {solutions[0]}, not {ex.data['answer']}"))
-    if ex.kind == "playout":
-        problems += _playout_problems(ex)
+    """(field, problem) pairs for one exercise: its kind's verification, then its source."""
+    problems = ex.spec.verify(ex)
     if ex.source.startswith("lichess:"):
         problems += _lichess_problems(ex)
     return problems
-
-
-def _motif_problems(ex: Exercise, solutions: list[str]) -> list[tuple[str, str]]:
-    from chesskit.tactics import motifs
-
-    board = ex.board()
-    tag = ex.goal
-    if not any(tag in motifs(board, board.parse_san(san)) for san in solutions):
-        return [("goal", f"no answer has the motif {tag}")]
-    return []
-
-
-def _choice_problems(ex: Exercise) -> list[tuple[str, str]]:
-    question = str(ex.data["question"])
-    if question == "fact":
-        options = ex.data.get("options", [])
-        answer = ex.data.get("answer")
-        if not isinstance(options, list) or len(options) < 2:
-            return [("options", "a fact question needs two or more options")]
-        if not isinstance(answer, int) or not 0 <= answer < len(options):
-            return [("answer", f"answer is the number of an option, 0 to {len(options) - 1}")]
-        return []
-    if "answer" in ex.data:
-        stored, key = ex.data["answer"], choice_key(ex)
-        names = OPTIONS[question]
-        if stored not in (key, names[key], chr(65 + key), chr(97 + key)):
-            return [("answer", f"the rules give {names[key]}, not {stored}")]
-    return []
-
-
-def _playout_problems(ex: Exercise) -> list[tuple[str, str]]:
-    board = ex.board()
-    strong = _material_code(board, board.turn)
-    weak = _material_code(board, not board.turn)
-    if strong not in _ENDINGS or weak != "K":
-        return [("fen", "a playout is K+Q, K+R+R or K+R against a lone king, "
-                        "the strong side to move")]
-    if board.is_game_over() or int(ex.data["max_moves"]) < 1:
-        return [("max_moves", "the game must be on and max_moves at least 1")]
-    return []
 
 
 def _lichess_problems(ex: Exercise) -> list[tuple[str, str]]:

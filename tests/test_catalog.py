@@ -75,3 +75,10 @@ def test_check_bank_main(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.slow
 def test_whole_bank_is_valid() -> None:
     assert [str(p) for p in catalog.check_bank()] == []
+
+
+@pytest.mark.slow
+def test_every_listed_solution_is_accepted() -> None:
+    wrong = [(ex.id, answer) for ex in catalog.bank() for answer in ex.solutions()
+             if not ex.check(answer).correct]
+    assert wrong == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import chess
 import pytest
 
+from chesskit import search
 from chesskit.errors import BankError
 from chesskit.exercises import Exercise, Feedback, move_tokens, read_number, read_placement
 
@@ -55,7 +56,9 @@ def test_move_goals(goal: str, fen: str, data: dict[str, object], rights: list[s
     expected = "illegal" if goal == "escape_check" else "wrong"  # every legal move escapes
     assert (fb.code, fb.correct) == (expected, False), fb.message
     assert word in fb.message
-    assert ex.solutions() == sorted(ex.solutions()) and ex.solutions()
+    solutions = ex.solutions()
+    assert solutions and len(set(solutions)) == len(solutions)
+    assert all(ex.check(san).correct for san in solutions), solutions
 
 
 def test_every_mate_is_accepted() -> None:
@@ -116,7 +119,8 @@ def test_hint_ladder() -> None:
     assert LINE2.hint(0, lang="en")
     assert LINE2.hint(1, lang="en") == "Use the knight on d5."
     assert "Nf6+" in LINE2.hint(2, lang="en")
-    assert LINE2.hint(9, lang="en") == LINE2.hint(2, lang="en")
+    assert LINE2.hint(3, lang="en") == LINE2.hint(9, lang="en") == "No more hints."
+    assert LINE2.hint(3, lang="zh-Hans") == "没有更多提示了。"
 
 
 SQUARES = Exercise(id="02.50", lesson=2, kind="squares", fen="8/8/8/8/3R4/8/8/8 w - - 0 1",
@@ -241,6 +245,8 @@ def test_notation_write_and_read() -> None:
                      "PPPP1PPP/RNBQKB1R w KQkq - 2 3", data={"mode": "write", "move": "f1b5"})
     assert write.check("Bb5").correct and write.check("Bf1-b5").correct
     assert write.check("f1b5").code == "wrong"
+    assert write.solutions() == ["Bb5", "Bf1-b5"]
+    assert all(write.check(s).correct for s in write.solutions())
     read = Exercise(id="x", lesson=9, kind="notation", data={"mode": "read",
                                                               "pgn": "1. e4 e5 2. Nf3 Nc6"})
     assert read.check("Nc6").correct and read.check("1. e4 e5 2. Nf3 Nc6").correct
@@ -255,7 +261,7 @@ def test_setup() -> None:
     assert SETUP.check(chess.STARTING_BOARD_FEN).correct
     fb = SETUP.check("rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", lang="en")
     assert fb.code == "wrong" and "d8" in fb.message and "queen" in fb.message
-    pieces = Exercise(id="x", lesson=2, kind="setup", data={"pieces": "Ke1 Qd1 ke8"})
+    pieces = Exercise(id="x", lesson=2, kind="setup", data={"pieces": "Qd1 ke8 Ke1"})
     assert pieces.check("Ke1, Qd1, ke8").correct and pieces.check("ke8 Qd1 Ke1").correct
     fb = pieces.check("Ke1 ke8", lang="en")
     assert fb.code == "incomplete" and "d1" in fb.message
@@ -397,3 +403,102 @@ def test_material_count_below_zero_reads_well() -> None:
     assert "minus number" in ex.check("-2", lang="en").message
     assert COUNT.check("6", lang="en").message.startswith("6 is too many.")
     assert ex.check("-1").correct and ex.check("负一").correct
+
+
+def test_solutions_are_best_first() -> None:
+    promote = move_ex("promote", "2r1k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
+    assert promote.solutions()[:2] == ["bxc8=Q+", "bxc8=R+"]
+    assert sorted(promote.solutions()) == sorted(
+        promote.board().san(m) for m in promote.board().legal_moves if m.promotion)
+    check = move_ex("check", "r5k1/5ppp/8/8/8/8/6Q1/R3R1K1 w - - 0 1")
+    board = check.board()
+    moves = [board.parse_san(san) for san in check.solutions()]
+    mates = [board.is_checkmate() for board in (_after(board, m) for m in moves)]
+    gains = [search.material_gain(board, m, depth=1) for m in moves]
+    assert all(board.gives_check(m) for m in moves) and len(moves) > 3
+    assert mates == sorted(mates, reverse=True) and any(mates) and not all(mates)
+    assert gains[mates.count(True):] == sorted(gains[mates.count(True):], reverse=True)
+
+
+def _after(board: chess.Board, move: chess.Move) -> chess.Board:
+    board = board.copy()
+    board.push(move)
+    return board
+
+
+def test_item_04_08_teaches_the_queen() -> None:
+    from chesskit import catalog
+
+    ex = catalog.exercise("04.08")
+    assert ex.solutions()[0] == "bxc8=Q+" and ex.check("bxc8=Q+").correct
+    ladder = [ex.hint(level, lang="en") for level in range(4)]
+    assert "queen" in ladder[1] and ladder[2] == "One right answer: bxc8=Q+."
+    assert ladder[3] == "No more hints." and len(set(ladder)) == 4
+
+
+def test_the_hint_ladder_never_repeats_and_ends() -> None:
+    for ex in (SQUARES, COUNT, CHOICE, SETUP, GAME, LINE2,
+               Exercise(id="x", lesson=1, kind="square", hints=({"en": "Look.", "zh": "看。"},),
+                        data={"mode": "find", "square": "c6"})):
+        ladder = [ex.hint(level, lang="en") for level in range(6)]
+        steps = ladder[:ladder.index("No more hints.")]
+        assert 2 <= len(steps) <= 3 and len(set(steps)) == len(steps), ladder
+        assert set(ladder[len(steps):]) == {"No more hints."}
+
+
+@pytest.mark.parametrize("answer", ["3个", "3 个", "三个", "3個", "三步", "3步", "3 步",
+                                    "3次", "三次", "3"])
+def test_chinese_measure_words(answer: str) -> None:
+    ex = Exercise(id="05.91", lesson=5, kind="count", fen="4k3/8/8/8/8/8/8/N3K3 w - - 0 1",
+                  data={"count": "piece_moves", "square": "a1"})
+    assert ex.solutions() == ["2"] and ex.check(answer).code == "wrong"
+    right = answer.replace("3", "2").replace("三", "两")
+    assert ex.check(right).correct, right
+    zero = Exercise(id="05.92", lesson=5, kind="count", fen="4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+                    data={"count": "material"})
+    assert zero.check("0步").correct and zero.check("0分").correct
+
+
+WIN = "4k3/8/8/8/1n1q4/8/8/1R1RK3 w - - 0 1"
+
+
+@pytest.mark.parametrize(("gain", "wrong", "words"), [
+    (3, "Kf1", "you do not win a piece."),
+    (2, "Kf1", "you do not win anything."),
+    (3, "Rxb4", "you lose material."),
+])
+def test_win_material_in_words_a_child_reads(gain: int, wrong: str, words: str) -> None:
+    ex = move_ex("win_material", WIN, gain=gain)
+    message = ex.check(wrong, lang="en").message
+    assert message.endswith(words) and "enough material" not in message, message
+    assert "(at least" not in ex.check(wrong, lang="zh-Hans").message
+
+
+def test_win_material_names_the_points_won() -> None:
+    ex = move_ex("win_material", "4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", gain=3)
+    fb = ex.check("Rxd5", lang="en")
+    assert fb.code == "wrong" and "you win only 1 point. You can win 3." in fb.message
+    assert "你只赢1分" in ex.check("Rxd5", lang="zh-Hans").message
+
+
+def test_setup_says_what_to_type_and_draws_the_solution() -> None:
+    pieces = Exercise(id="x", lesson=2, kind="setup", data={"pieces": "Ke1 Qd1 ke8"})
+    prompt = pieces.prompt_text(lang="en")
+    assert '"Ke1 Qd1 ke8"' in prompt and "FEN" in prompt and "Submit" in prompt
+    assert "提交" in pieces.prompt_text(lang="zh-Hans")
+    assert pieces.solutions() == ["Ke1 Qd1 ke8", "4k3/8/8/8/8/8/8/3QK3"]
+    assert all(pieces.check(s).correct for s in pieces.solutions())
+    assert pieces.solution_marks().placement == "4k3/8/8/8/8/8/8/3QK3"
+    assert pieces.board_input() == "placement"
+    assert SETUP.solutions()[0] == chess.STARTING_BOARD_FEN and SETUP.check(SETUP.solutions()[1])
+
+
+def test_learners_never_see_a_puzzle_id() -> None:
+    from chesskit import catalog
+
+    puzzles = [ex for ex in catalog.bank() if ex.source.startswith("lichess:")]
+    assert puzzles
+    for ex in puzzles:
+        for lang in ("en", "zh-Hans"):
+            assert "lichess" not in ex.prompt_text(lang=lang).lower()
+            assert "lichess" not in ex.hint(0, lang=lang).lower()

@@ -40,7 +40,7 @@ def test_pages_and_answer_key(tmp_path: Path) -> None:
         text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True,
                               text=True).stdout
         assert "Name:" in text and "Black to move" in text and "Answer key" in text
-        assert "5. (02.02) Rd8+ / Re2+" in " ".join(text.split())
+        assert "5. (02.02) Re2+ / Rd8+" in " ".join(text.split())
     with pytest.raises(ValueError):
         ws.worksheet(items, per_page=7)
 

@@ -1,0 +1,111 @@
+"""Rule helpers several kinds share: explaining a move, naming pieces, the task's square.
+
+>>> from chesskit.explain import explain_move
+>>> b = chess.Board("8/8/8/4k3/8/3Q4/8/4K3 b - - 0 1")
+>>> named_king(b, explain_move(b, "Kd4", lang="en"), "en")
+'The black king cannot go to d4, because the queen on d3 attacks that square.'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import chess
+
+from chesskit.exercises.answers import move_tokens
+from chesskit.exercises.protocol import BoardMarks, Lang
+from chesskit.explain import Verdict
+from chesskit.i18n import color_name, join_words, piece_name, piece_on, t
+from chesskit.tactics import describe_motifs, motifs
+
+if TYPE_CHECKING:
+    from chesskit.exercises.model import Exercise
+
+def after(board: chess.Board, move: chess.Move) -> chess.Board:
+    """A copy of ``board`` with ``move`` played."""
+    board = board.copy(stack=False)
+    board.push(move)
+    return board
+
+
+def on(board: chess.Board, square: chess.Square, lang: Lang) -> str:
+    """The piece on ``square`` in words ("the queen on d3"); a pawn when the square is empty."""
+    return piece_on(board.piece_type_at(square) or chess.PAWN, square, lang=lang)
+
+
+def fail_code(verdict: Verdict) -> str:
+    """The Feedback code of a move explain_move refuses: unparseable or illegal."""
+    return "unparseable" if verdict.code == "unparseable" else "illegal"
+
+
+def named_king(board: chess.Board, verdict: Verdict, lang: Lang) -> str:
+    """explain_move's sentence with "your king" replaced by the king's colour, for a move of a
+    side that is not the learner's ("The black king cannot go to d4: ...")."""
+    king = board.king(board.turn)
+    if king is None or verdict.code not in ("king_into_check", "pinned", "in_check"):
+        return verdict.message
+    fields = {"king": piece_name(chess.KING, color=board.turn, lang=lang),
+              "square": chess.square_name(king)}
+    first, second = (tuple(verdict.squares) + (king, king))[:2]
+    if verdict.code == "king_into_check":
+        fields.update(square=chess.square_name(first), attacker=on(board, second, lang))
+    elif verdict.code == "pinned":
+        fields.update(mover=on(board, first, lang), pinner=on(board, second, lang))
+    else:
+        fields["checker"] = join_words([on(board, s, lang) for s in board.checkers()],
+                                       lang=lang)
+    return t(f"exercises.named_{verdict.code}", lang=lang, **fields)
+
+
+def describe(board: chess.Board, move: chess.Move, lang: Lang) -> str:
+    """What a right move does ("Nc7+ forks ..."), or "" for a quiet move."""
+    if not motifs(board, move):
+        return ""  # a quiet move: the praise alone says enough
+    return describe_motifs(board, move, lang=lang, hanging=False)
+
+
+def squares_board(ex: Exercise) -> chess.Board:
+    """The exercise's board with the piece on its ``square`` to move (whatever the FEN says)."""
+    board = ex._board.copy(stack=False)
+    if "square" in ex.data:
+        color = board.color_at(ex._square())
+        if color is not None:
+            board.turn = color
+    return board
+
+
+def prompt_fields(ex: Exercise, lang: Lang) -> dict[str, object]:
+    """The fields every default prompt may use: side, square and the piece on it."""
+    fields: dict[str, object] = {"side": color_name(ex._board.turn, lang=lang)}
+    if "square" in ex.data:
+        fields["square"] = str(ex.data["square"]).lower()
+        piece = ex._board.piece_at(ex._square())
+        if piece is not None:
+            fields["piece"] = piece_on(piece.piece_type, ex._square(), lang=lang)
+    return fields
+
+
+def solution_arrow(ex: Exercise) -> BoardMarks:
+    """An arrow for the first move of the first solution (no marks when there is none).
+
+    >>> from chesskit.exercises import Exercise
+    >>> solution_arrow(Exercise(id="x", lesson=12, kind="move", goal="mate",
+    ...                         fen="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")).arrows
+    ('a1a8',)
+    """
+    solutions = ex.solutions()
+    if not solutions:
+        return BoardMarks()
+    move = ex._board.parse_san(move_tokens(solutions[0])[0])
+    return BoardMarks(arrows=(move.uci()[:4],))
+
+
+def piece_hint(ex: Exercise, lang: Lang) -> str:
+    """ "Use the knight on d5." for the piece of the first solution ("" when there is none)."""
+    solutions = ex.solutions()
+    if not solutions:
+        return ""
+    move = ex._board.parse_san(solutions[0])
+    return t("exercises.hint_piece", lang=lang, piece=piece_on(
+        ex._board.piece_type_at(move.from_square) or chess.PAWN, move.from_square, lang=lang))
+

@@ -1,0 +1,245 @@
+"""``move``: one move that reaches a ``goal`` (mate, fork, win material ...), computed from the
+rules for every legal move, never from one stored line.
+
+>>> from chesskit.exercises import Exercise
+>>> ex = Exercise(id="x", lesson=12, kind="move", goal="mate",
+...               fen="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+>>> ex.check("Ra8#").correct, ex.check("ra8").correct, ex.check("Ra7").code
+(True, True, 'wrong')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, get_args
+
+import chess
+
+from chesskit import search
+from chesskit.exercises.answers import move_tokens
+from chesskit.exercises.common import after as _after
+from chesskit.exercises.common import (
+    describe,
+    fail_code,
+    piece_hint,
+    prompt_fields,
+    solution_arrow,
+)
+from chesskit.exercises.feedback import Feedback
+from chesskit.exercises.protocol import BoardInput, BoardMarks, Goal, Kind, Lang, Problem
+from chesskit.explain import explain_move
+from chesskit.i18n import color_name, piece_on, t
+from chesskit.notation import read_move
+from chesskit.tactics import motifs as _motifs
+
+if TYPE_CHECKING:
+    from chesskit.exercises.model import Exercise
+
+MOVE_GOALS: tuple[Goal, ...] = get_args(Goal)[1:]
+MOTIF_GOALS = ("fork", "pin", "skewer", "discovered_attack", "double_check")
+REVIEW_GOALS = ("mate", "win_material", "fork", "pin", "skewer", "discovered_attack",
+                "double_check", "perpetual", "best")
+"""Goals whose task, in mixed review, is only "find the best move" (the idea is not named)."""
+
+
+def _victim_value(board: chess.Board, move: chess.Move) -> int:
+    return search.VALUES[board.piece_type_at(move.to_square) or chess.PAWN]
+
+
+def _develop_problem(board: chess.Board, move: chess.Move) -> str | None:
+    """Why ``move`` is not good development (a locale key suffix), or None when it is."""
+    piece = board.piece_type_at(move.from_square)
+    back = 0 if board.turn == chess.WHITE else 7
+    if piece == chess.QUEEN:
+        return "early_queen"
+    if piece not in (chess.KNIGHT, chess.BISHOP):
+        return "not_minor"
+    if chess.square_rank(move.from_square) != back:
+        return "not_from_back"
+    if piece == chess.KNIGHT and chess.square_file(move.to_square) in (0, 7):
+        return "rim"
+    ahead = -8 if board.turn == chess.WHITE else 8
+    blocked = move.to_square + ahead
+    if (chess.square_file(move.to_square) in (3, 4) and 0 <= blocked < 64
+            and chess.square_rank(blocked) == (1 if board.turn == chess.WHITE else 6)
+            and board.piece_at(blocked) == chess.Piece(chess.PAWN, board.turn)):
+        return "blocks_pawn"
+    if search._centre_distance(move.to_square) >= search._centre_distance(move.from_square):
+        return "not_centre"
+    if not search.wins_at_least(board, move, 0, depth=1):
+        return "blunder"
+    return None
+
+
+def _read_stored(board: chess.Board, text: str) -> chess.Move:
+    return read_move(board, text)
+
+
+def _goal_met(ex: Exercise, board: chess.Board, move: chess.Move) -> bool:
+    goal, d = ex.goal, ex.data
+    tests: dict[str, Callable[[], bool]] = {
+        "mate": lambda: _after(board, move).is_checkmate(),
+        "check": lambda: board.gives_check(move),
+        "capture": lambda: board.is_capture(move) and (
+            not d.get("most_valuable") or _victim_value(board, move) >= max(
+                _victim_value(board, m) for m in board.legal_moves if board.is_capture(m))),
+        "escape_check": lambda: board.is_check(),
+        "stalemate": lambda: _after(board, move).is_stalemate(),
+        "castle": lambda: board.is_castling(move),
+        "en_passant": lambda: board.is_en_passant(move),
+        "promote": lambda: move.promotion is not None,
+        "win_material": lambda: search.wins_at_least(board, move, int(d.get("gain", 3)),
+                                                     depth=int(d.get("depth", 2))),
+        "perpetual": lambda: search.is_perpetual(board, move),
+        "develop": lambda: _develop_problem(board, move) is None,
+        "best": lambda: move in {_read_stored(board, a) for a in d["answers"]},
+    }
+    if goal in MOTIF_GOALS:
+        return goal in _motifs(board, move)
+    return tests[goal]()
+
+
+def _best_reason(board: chess.Board, move: chess.Move, reply: chess.Move | None
+                 ) -> tuple[str, chess.Move | None]:
+    """Why a move is not the best one: it allows mate, or it loses material, or (when neither)
+    only that a better move exists."""
+    after = _after(board, move)
+    mate = next(iter(search.mate_in(after, 1)), None)
+    if mate is not None:
+        return "best_mated", mate
+    if search.material_gain(board, move, depth=2) < 0:
+        return "best_loses", search.best_reply(board, move)
+    return "best", reply
+
+
+def _move_reason(ex: Exercise, board: chess.Board, move: chess.Move, lang: Lang) -> str:
+    """Why a legal move misses the goal: one sentence naming the piece and the square."""
+    mover = board.piece_type_at(move.from_square) or chess.PAWN
+    after = _after(board, move)
+    king_sq = after.king(after.turn)
+    fields: dict[str, object] = {
+        "san": board.san(move), "piece": piece_on(mover, move.to_square, lang=lang),
+        "side": color_name(after.turn, lang=lang), "gain": ex.data.get("gain", 3),
+        "king": piece_on(chess.KING, king_sq, lang=lang) if king_sq is not None else "",
+    }
+    key: str = ex.goal
+    if ex.goal in ("mate", "perpetual", "stalemate") and board.gives_check(move):
+        key = f"{ex.goal}_check"
+    if ex.goal == "stalemate" and after.is_checkmate():
+        key = "stalemate_mate"
+    if ex.goal != "stalemate" and after.is_stalemate():
+        key = "stalemate_draw"
+    if ex.goal == "capture" and board.is_capture(move):
+        key = "capture_small"
+    if ex.goal == "develop":
+        key = f"develop_{_develop_problem(board, move)}"
+    if key == "win_material":
+        won = search.material_gain(board, move, depth=int(ex.data.get("depth", 2)))
+        key, fields["won"] = _too_little(won, int(ex.data.get("gain", 3))), won
+    reply = (search.best_reply(board, move) if ex.goal in ("win_material", "develop")
+             else next(iter(search.ordered_moves(after)), None))
+    if ex.goal == "best":
+        key, reply = _best_reason(board, move, reply)
+    fields["reply"] = after.san(reply) if reply else ""
+    return t(f"exercises.wrong_{key}", lang=lang, **fields)
+
+
+def best_first(board: chess.Board, moves: list[chess.Move]) -> list[str]:
+    """The moves in SAN, best first: mates, then the most material won against every reply
+    (``search.material_gain``), then alphabetically.
+
+    >>> b = chess.Board("2r1k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
+    >>> best_first(b, [m for m in b.legal_moves if m.promotion])[:3]
+    ['bxc8=Q+', 'bxc8=R+', 'bxc8=B']
+    """
+    def key(move: chess.Move) -> tuple[int, int, str]:
+        mate = _after(board, move).is_checkmate()
+        return (0 if mate else 1, -search.material_gain(board, move, depth=1), board.san(move))
+    ordered = sorted(moves, key=key) if len(moves) > 1 else moves
+    return [board.san(m) for m in ordered]
+
+
+def _too_little(won: int, gain: int) -> str:
+    """The locale key for a move that wins ``won`` points, less than ``gain``.
+
+    >>> _too_little(-2, 3), _too_little(0, 3), _too_little(1, 3), _too_little(2, 5)
+    ('win_material_lose', 'win_material_no_piece', 'win_material_one', 'win_material_some')
+    """
+    if won < 0:
+        return "win_material_lose"
+    if won == 0:
+        return "win_material_no_piece" if gain >= 3 else "win_material_nothing"
+    return "win_material_one" if won == 1 else "win_material_some"
+
+
+def read_one_move(ex: Exercise, board: chess.Board, text: str, lang: Lang
+                  ) -> chess.Move | Feedback:
+    """The one legal move written, or the Feedback saying why it is not one."""
+    if len(move_tokens(text)) != 1:
+        return ex._fb("unparseable", t("exercises.one_move", lang=lang), text)
+    verdict = explain_move(board, move_tokens(text)[0], lang=lang)
+    if verdict.move is None or not verdict.legal:
+        return ex._fb(fail_code(verdict), verdict.message, text, verdict.squares)
+    return verdict.move
+
+
+def _motif_problems(ex: Exercise, solutions: list[str]) -> list[Problem]:
+    board = ex.board()
+    if not any(ex.goal in _motifs(board, board.parse_san(san)) for san in solutions):
+        return [("goal", f"no answer has the motif {ex.goal}")]
+    return []
+
+
+class MoveKind(Kind):
+    """One move that reaches the goal."""
+
+    name = "move"
+    closed = {"goal": MOVE_GOALS}
+
+    def field_problems(self, ex: Exercise) -> list[Problem]:
+        if ex.goal == "best" and not ex.data.get("answers"):
+            return [("answers", "a best-move item needs answers")]
+        return []
+
+    def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
+        board = ex._board
+        move = read_one_move(ex, board, text, lang)
+        if isinstance(move, Feedback):
+            return move
+        squares = (move.from_square, move.to_square)
+        if _goal_met(ex, board, move):
+            return ex._right(board.san(move), lang, describe(board, move, lang), squares)
+        return ex._fb("wrong", _move_reason(ex, board, move, lang), board.san(move), squares)
+
+    def solutions(self, ex: Exercise) -> list[str]:
+        """Every move that reaches the goal, best first (see :func:`best_first`)."""
+        board = ex._board
+        return best_first(board, [m for m in board.legal_moves if _goal_met(ex, board, m)])
+
+    def prompt(self, ex: Exercise, lang: Lang) -> str:
+        return t(f"exercises.prompt_move_{ex.goal}", lang=lang, gain=ex.data.get("gain", 3),
+                 **prompt_fields(ex, lang))
+
+    def names_idea(self, ex: Exercise) -> bool:
+        return ex.goal in REVIEW_GOALS
+
+    def step_hint(self, ex: Exercise, lang: Lang) -> str:
+        return piece_hint(ex, lang) or super().step_hint(ex, lang)
+
+    def board_input(self, ex: Exercise) -> BoardInput:
+        return "move"
+
+    def solution_marks(self, ex: Exercise) -> BoardMarks:
+        return solution_arrow(ex)
+
+    def verify(self, ex: Exercise) -> list[Problem]:
+        solutions = ex.solutions()
+        problems: list[Problem] = [] if solutions else [("goal", "no answer is correct")]
+        if ex.goal in (*MOTIF_GOALS, "mate") and solutions:
+            problems += _motif_problems(ex, solutions)
+        if ex.goal == "escape_check" and not ex.board().is_check():
+            problems.append(("fen", "the side to move is not in check"))
+        return problems
+
+
+KIND = MoveKind()

@@ -1,0 +1,171 @@
+"""The protocol every kind of exercise implements, and the closed sets of names.
+
+A kind is one object (``KIND = SquareKind()`` in its own module) registered in
+:mod:`chesskit.exercises.registry`.  The model (:class:`~chesskit.exercises.model.Exercise`)
+never branches on a kind's name: it asks the kind.  Only ``check``, ``solutions`` and ``prompt``
+must be written; everything else has a default that fits a kind without board marks, answered
+by typing.
+
+>>> from chesskit.exercises import KINDS
+>>> KINDS["move"].board_input(None), KINDS["setup"].name
+('move', 'setup')
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+import chess
+
+from chesskit.i18n import localize, t
+
+if TYPE_CHECKING:
+    from chesskit.exercises.feedback import Feedback
+    from chesskit.exercises.model import Exercise
+
+Lang = str | None
+KindName = Literal["square", "squares", "move", "line", "choice", "count", "notation", "setup",
+                   "playout"]
+"""The kinds of the course (a test may register one more)."""
+Goal = Literal["", "mate", "check", "capture", "escape_check", "stalemate", "castle",
+               "en_passant", "promote", "win_material", "fork", "pin", "skewer",
+               "discovered_attack", "double_check", "perpetual", "develop", "best"]
+"""The goal of a ``move`` item ("" for the other kinds)."""
+SquareMode = Literal["name", "find"]
+SquaresMode = Literal["moves", "attacks", "king_safe", "controlled"]
+NotationMode = Literal["write", "game", "read"]
+Mode = SquareMode | SquaresMode | NotationMode
+Question = Literal["status", "draw_rule", "legal", "evaluation", "fact"]
+CountName = Literal["legal_moves", "piece_moves", "material", "attackers", "elo_change",
+                    "expected_score", "club_points"]
+BoardInput = Literal["move", "line", "game", "moves", "square", "squares", "placement",
+                     "options", "number", "text"]
+"""How the board takes an answer:
+
+- ``move``: one move played on the board;
+- ``line``: the solver's moves, the board playing the defender's replies (``defender_reply``);
+  the first move alone is an answer (the key), later ones are sent as the whole line;
+- ``game``: like ``line``, but the answer is always the whole game (a playout);
+- ``moves``: moves of both sides played freely, then Submit (the moves played are the answer);
+- ``square``: one square clicked; ``squares``: squares marked, then Submit;
+- ``placement``: pieces placed on an empty board, then Submit (a FEN placement);
+- ``options``: one button per option (``options``); ``number``: a number typed or chosen;
+- ``text``: typed only (writing notation is the skill).
+"""
+Problem = tuple[str, str]
+"""(field, what is wrong), as check-bank prints it."""
+
+
+class BoardMarks(NamedTuple):
+    """What the board draws for a task or its solution: coloured squares, arrows, a placement.
+
+    >>> BoardMarks(marks={"yellow": ["e4"]}).arrows
+    ()
+    """
+
+    marks: Mapping[str, Sequence[str]] = {}
+    arrows: tuple[str, ...] = ()
+    placement: str = ""
+    """A FEN placement to put on the board (the solution of a set-up item)."""
+
+
+class Kind(ABC):
+    """One kind of exercise: its fields, how it is checked, hinted, shown and verified.
+
+    Subclasses set ``name`` (and ``required`` / ``closed`` for their fields) and write
+    ``check``, ``solutions`` and ``prompt``; the other methods have defaults.
+    """
+
+    name: str = ""
+    required: tuple[str, ...] = ()
+    """Fields the item must have (besides the common ones)."""
+    closed: Mapping[str, tuple[str, ...]] = {}
+    """Fields whose value is one of a closed set (``goal`` is read from the item itself)."""
+
+    def __repr__(self) -> str:
+        return f"<chesskit kind {self.name}>"
+
+    # -- fields -------------------------------------------------------------------------
+    def needs_fen(self, ex: Exercise) -> bool:
+        """Whether the item must have a position."""
+        return True
+
+    def field_problems(self, ex: Exercise) -> list[Problem]:
+        """Problems of the fields beyond ``required`` and ``closed`` (none by default)."""
+        return []
+
+    # -- answers ------------------------------------------------------------------------
+    @abstractmethod
+    def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
+        """The verdict on a cleaned, non-empty answer (may raise; the model catches it)."""
+
+    @abstractmethod
+    def solutions(self, ex: Exercise) -> list[str]:
+        """Every correct answer, best first."""
+
+    def defender_reply(self, ex: Exercise, board: chess.Board) -> chess.Move | None:
+        """The defender's move on ``board`` for kinds answered against a defender."""
+        return None
+
+    # -- the task -----------------------------------------------------------------------
+    @abstractmethod
+    def prompt(self, ex: Exercise, lang: Lang) -> str:
+        """The default task, when the item stores no prompt."""
+
+    def names_idea(self, ex: Exercise) -> bool:
+        """True when the task names the idea to find, so mixed review replaces it by "Find the
+        best move"."""
+        return False
+
+    def options(self, ex: Exercise, lang: Lang) -> list[str]:
+        """The options to choose from, in order A, B, C ... (none by default)."""
+        return []
+
+    def answer_how(self, ex: Exercise, lang: Lang) -> str:
+        """How to write the answer and give it on the board, after the task ("" by default)."""
+        return ""
+
+    # -- hints --------------------------------------------------------------------------
+    def first_hint(self, ex: Exercise, lang: Lang) -> str:
+        """Hint 0 when none is stored: a nudge (the locale key ``exercises.nudge_<name>``)."""
+        return t(f"exercises.nudge_{self.name}", lang=lang)
+
+    def step_hint(self, ex: Exercise, lang: Lang) -> str:
+        """Hint 1 when no second hint is stored: a fact the nudge did not give."""
+        return localize(ex.hints[-1], lang=lang) if ex.hints else self.first_hint(ex, lang)
+
+    def answer_hint(self, ex: Exercise, lang: Lang) -> str:
+        """The last hint: one right answer (the nudge again when there is none)."""
+        solutions = ex.solutions()
+        if not solutions:
+            return self.first_hint(ex, lang)
+        return t("exercises.hint_answer", lang=lang, answer=solutions[0])
+
+    # -- the board ----------------------------------------------------------------------
+    def board_input(self, ex: Exercise) -> BoardInput:
+        """How the board takes the answer (see :data:`BoardInput`)."""
+        return "text"
+
+    def board_marks(self, ex: Exercise) -> BoardMarks:
+        """The marks and arrows of the task's board."""
+        return BoardMarks()
+
+    def solution_marks(self, ex: Exercise) -> BoardMarks:
+        """What the board draws for "Show solution" (nothing by default)."""
+        return BoardMarks()
+
+    # -- check-bank ---------------------------------------------------------------------
+    def verify(self, ex: Exercise) -> list[Problem]:
+        """Problems check-bank finds with the rules: by default, that no answer is correct."""
+        return [] if ex.solutions() else [("kind", "no answer is correct")]
+
+
+def square_mark(square: str) -> BoardMarks:
+    """The task's square in yellow.
+
+    >>> square_mark("E4").marks
+    {'yellow': ['e4']}
+    """
+    return BoardMarks(marks={"yellow": [square.lower()]})

@@ -1,0 +1,74 @@
+"""``square``: name the marked square (``mode = "name"``) or find a named one (``"find"``).
+
+>>> from chesskit.exercises import Exercise
+>>> ex = Exercise(id="x", lesson=1, kind="square", data={"mode": "find", "square": "c6"})
+>>> ex.check("c6").correct, ex.check("c5", lang="en").message
+(True, 'c5 has the right letter, but count the numbers again.')
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, get_args
+
+import chess
+
+from chesskit.exercises.answers import read_squares
+from chesskit.exercises.feedback import Feedback
+from chesskit.exercises.protocol import (
+    BoardInput,
+    BoardMarks,
+    Kind,
+    Lang,
+    SquareMode,
+    square_mark,
+)
+from chesskit.i18n import t
+
+if TYPE_CHECKING:
+    from chesskit.exercises.model import Exercise
+
+
+class SquareKind(Kind):
+    """One square, named or found."""
+
+    name = "square"
+    required = ("mode", "square")
+    closed = {"mode": get_args(SquareMode)}
+
+    def needs_fen(self, ex: Exercise) -> bool:
+        return False  # the empty board by default
+
+    def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
+        squares = read_squares(text)
+        if squares is None or len(squares) != 1:
+            return ex._fb("unparseable", t("exercises.one_square", lang=lang), text)
+        given, target = squares[0], ex._square()
+        name = chess.square_name(given)
+        if given == target:
+            return ex._right(name, lang, squares=(given,))
+        if chess.square_file(given) == chess.square_file(target):
+            key = "square_file_right"
+        elif chess.square_rank(given) == chess.square_rank(target):
+            key = "square_rank_right"
+        else:
+            key = "square_wrong"
+        return ex._fb("wrong", t(f"exercises.{key}", lang=lang, square=name), name, (given,))
+
+    def solutions(self, ex: Exercise) -> list[str]:
+        return [chess.square_name(ex._square())]
+
+    def prompt(self, ex: Exercise, lang: Lang) -> str:
+        return t(f"exercises.prompt_square_{ex.data['mode']}", lang=lang,
+                 square=str(ex.data["square"]).lower())
+
+    def board_input(self, ex: Exercise) -> BoardInput:
+        return "square" if ex.data["mode"] == "find" else "text"
+
+    def board_marks(self, ex: Exercise) -> BoardMarks:
+        return square_mark(str(ex.data["square"])) if ex.data["mode"] == "name" else BoardMarks()
+
+    def solution_marks(self, ex: Exercise) -> BoardMarks:
+        return square_mark(str(ex.data["square"]))
+
+
+KIND = SquareKind()

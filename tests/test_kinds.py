@@ -1,0 +1,159 @@
+"""The registry of kinds: every kind keeps the protocol, and a throwaway kind added in a fixture
+(one class, one registry entry) works end to end: check, solutions, prompt, hints, the board,
+loading from a bank file and check-bank."""
+
+from __future__ import annotations
+
+import pathlib
+from collections.abc import Iterator
+
+import chess
+import pytest
+
+from chesskit import catalog
+from chesskit.errors import BankError
+from chesskit.exercises import KINDS, BoardMarks, Exercise, Feedback, Kind, registry
+from chesskit.exercises.protocol import BoardInput, Lang, Problem
+
+
+class ColourKind(Kind):
+    """Is the square light or dark?  (Its texts are written here: a test cannot add locale
+    keys; a real kind puts them in locale/*/exercises.toml.)"""
+
+    name = "colour"
+    required = ("square",)
+
+    def needs_fen(self, ex: Exercise) -> bool:
+        return False
+
+    def _colour(self, ex: Exercise) -> str:
+        return "light" if chess.BB_LIGHT_SQUARES & chess.BB_SQUARES[ex._square()] else "dark"
+
+    def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
+        word = text.lower()
+        if word not in ("light", "dark"):
+            return ex._fb("unparseable", "Write light or dark.", text)
+        if word == self._colour(ex):
+            return ex._right(word, lang)
+        return ex._fb("wrong", f"{ex.data['square']} is not {word}.", word, (ex._square(),))
+
+    def solutions(self, ex: Exercise) -> list[str]:
+        return [self._colour(ex)]
+
+    def prompt(self, ex: Exercise, lang: Lang) -> str:
+        return f"Is {ex.data['square']} light or dark?"
+
+    def first_hint(self, ex: Exercise, lang: Lang) -> str:
+        return "a1 is dark."
+
+    def step_hint(self, ex: Exercise, lang: Lang) -> str:
+        return "Neighbours have different colours."
+
+    def board_input(self, ex: Exercise) -> BoardInput:
+        return "options"
+
+    def options(self, ex: Exercise, lang: Lang) -> list[str]:
+        return ["light", "dark"]
+
+    def board_marks(self, ex: Exercise) -> BoardMarks:
+        return BoardMarks(marks={"yellow": [str(ex.data["square"])]})
+
+    def verify(self, ex: Exercise) -> list[Problem]:
+        stored = ex.data.get("answer")
+        if stored is not None and stored != self._colour(ex):
+            return [("answer", f"the board says {self._colour(ex)}, not {stored}")]
+        return []
+
+
+@pytest.fixture
+def colour_kind(monkeypatch: pytest.MonkeyPatch) -> Iterator[Kind]:
+    kind = ColourKind()
+    monkeypatch.setitem(registry.KINDS, kind.name, kind)
+    yield kind
+
+
+BANK = """\
+lesson = 98
+slug = "colours"
+title = { en = "Colours", zh = "颜色" }
+
+[[item]]
+id = "98.01"
+kind = "colour"
+square = "e4"
+topic = "coordinates"
+difficulty = 500
+
+[[item]]
+id = "98.02"
+kind = "colour"
+square = "a1"
+answer = "light"
+topic = "coordinates"
+difficulty = 500
+"""
+
+
+def test_every_kind_keeps_the_protocol() -> None:
+    assert list(KINDS) == ["square", "squares", "move", "line", "choice", "count", "notation",
+                           "setup", "playout"]
+    for name, kind in KINDS.items():
+        assert isinstance(kind, Kind) and kind.name == name
+
+
+def test_a_throwaway_kind_works_end_to_end(colour_kind: Kind) -> None:
+    ex = Exercise(id="98.10", lesson=98, kind="colour", data={"square": "e4"})  # type: ignore[arg-type]
+    assert ex.spec is colour_kind
+    assert ex.check("light").correct and ex.check("Light").correct
+    assert ex.check("dark").code == "wrong" and ex.check("blue").code == "unparseable"
+    assert ex.check("").code == "empty" and ex.check(object()).code == "unparseable"
+    assert ex.solutions() == ["light"]
+    assert ex.prompt_text(lang="en") == "Is e4 light or dark?\nA. light  B. dark"
+    assert [ex.hint(level, lang="en") for level in range(4)] == [
+        "a1 is dark.", "Neighbours have different colours.", "One right answer: light.",
+        "No more hints."]
+    assert ex.board_input() == "options"
+    assert ex.board_marks().marks == {"yellow": ["e4"]}
+    assert ex.board_svg().startswith("<svg")
+    with pytest.raises(BankError, match="field square: a colour item needs the field"):
+        Exercise(id="98.11", lesson=98, kind="colour")  # type: ignore[arg-type]
+
+
+def test_a_throwaway_kind_loads_from_the_bank_and_is_checked(
+        colour_kind: Kind, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "98-colours.toml").write_text(BANK, encoding="utf-8")
+    problems = catalog.check_bank([tmp_path / "98-colours.toml"])
+    assert [(p.item, p.field, p.message) for p in problems] == [
+        ("98.02", "answer", "the board says dark, not light")]
+    monkeypatch.setattr(catalog, "bank_dir", lambda: tmp_path)
+    catalog._index.cache_clear()
+    try:
+        loaded = catalog.exercise("98.01")
+        assert loaded.kind == "colour" and loaded.check("light").correct
+        assert [ex.id for ex in catalog.bank(kind="colour")] == ["98.01", "98.02"]
+    finally:
+        catalog._index.cache_clear()
+
+
+def test_an_unknown_kind_names_the_registered_ones() -> None:
+    with pytest.raises(BankError, match="unknown kind 'colour'; use one of square, "):
+        Exercise(id="98.12", lesson=98, kind="colour", data={"square": "e4"})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("item", "board_input"), [
+    ("01.01", "text"), ("02.01", "placement"), ("04.08", "move"), ("12.01", "move"),
+])
+def test_the_board_asks_the_kind(item: str, board_input: str) -> None:
+    assert catalog.exercise(item).board_input() == board_input
+
+
+FLOWS = {"move": "move", "line": "line", "game": "line", "moves": "free", "square": "mark",
+         "squares": "mark"}
+"""How the widget's flows follow from ``board_input`` (the rest are typed: "text")."""
+
+
+def test_board_input_gives_the_widget_flow_of_every_item() -> None:
+    from chesskit import widget
+
+    for ex in catalog.bank():
+        assert FLOWS.get(ex.board_input(), "text") == widget._flow(ex), ex.id
