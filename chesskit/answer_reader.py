@@ -4,7 +4,7 @@ Nothing in a notebook is ever executed: the answer is the literal argument of
 ``ck.answer("12.07", "...")`` in the source, or what the board recorded.
 
 >>> notebook_answers({"cells": [{"cell_type": "code", "source": 'ck.answer("01.01", "Ra8#")'}]})
-([Found(exercise_id='01.01', answer='Ra8#', origin='code')], None)
+([Found(exercise_id='01.01', answer='Ra8#', origin='code', after_solution=False)], None)
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import json
+import tokenize
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,15 +22,22 @@ from chesskit.i18n import t
 
 Answer = str | list[str]
 
+MAX_TEXT = 10_000  # characters in one answer literal (string, number)
+MAX_ITEMS = 1_000  # items in one bracket: list, tuple, dict, set, call
+MAX_DEPTH = 16  # brackets inside brackets
+BIG_CELL = 100_000  # characters: a longer cell is shrunk token by token before it is parsed
+TOO_BIG = "__chesskit_too_big__"
+
 
 @dataclass(frozen=True)
 class Found:
-    """An answer found in a notebook; ``answer`` is None when it is not a literal."""
+    """An answer found in a notebook; ``answer`` is None when it is not a literal (or is too
+    big to grade); ``after_solution`` when the board showed the solution before it."""
 
     exercise_id: str
     answer: Answer | None
     origin: str = "code"
-
+    after_solution: bool = False
 
 
 def _python_source(source: str) -> str:
@@ -44,10 +52,70 @@ def _python_source(source: str) -> str:
     return "\n".join(out)
 
 
+def _offsets(source: str) -> list[int]:
+    """Where each line starts in ``source`` (index 0 for line 1)."""
+    starts, at = [0], 0
+    for line in source.splitlines(keepends=True):
+        at += len(line)
+        starts.append(at)
+    return starts
+
+
+def _oversized(source: str) -> Iterator[tuple[int, int]]:
+    """The spans of over-long literals and over-large or over-deep brackets, found token by
+    token (raises tokenize.TokenError or SyntaxError when the cell does not tokenize)."""
+    starts = _offsets(source)
+    stack: list[list[int]] = []  # per open bracket: [start offset, items]
+    skipping = -1  # stack depth of the bracket being dropped, or -1
+    lines = iter(source.splitlines(keepends=True))
+    for token in tokenize.generate_tokens(lambda: next(lines, "")):
+        start = starts[token.start[0] - 1] + token.start[1]
+        end = starts[token.end[0] - 1] + token.end[1]
+        if token.type == tokenize.OP and token.string in "([{":
+            stack.append([start, 1])
+            if skipping < 0 and len(stack) > MAX_DEPTH:
+                skipping = len(stack)
+        elif token.type == tokenize.OP and token.string in ")]}" and stack:
+            opened = stack.pop()[0]
+            if skipping > len(stack):
+                skipping = -1
+                yield opened, end
+        elif token.type == tokenize.OP and token.string == "," and stack:
+            stack[-1][1] += 1
+            if skipping < 0 and stack[-1][1] > MAX_ITEMS:
+                skipping = len(stack)
+        elif (skipping < 0 and token.type in (tokenize.STRING, tokenize.NUMBER)
+              and end - start > MAX_TEXT):
+            yield start, end
+
+
+def _shrunk(source: str) -> tuple[str, bool]:
+    """A long cell with its oversized parts replaced by a name, so that no big tree is ever
+    built; False when the cell did not tokenize (then only its short lines are kept).
+
+    >>> _shrunk("x = " + repr("a" * 20_000) + "\\nck.answer('01.01', 'Ra8#')")[0]
+    "x = (__chesskit_too_big__)\\nck.answer('01.01', 'Ra8#')"
+    """
+    pieces, at = [], 0
+    try:
+        for start, end in _oversized(source):
+            pieces += [source[at:start], f"({TOO_BIG})"]
+            at = end
+    except (tokenize.TokenError, SyntaxError):
+        lines = source.splitlines()
+        return "\n".join(line if len(line) <= MAX_TEXT else "pass" for line in lines), False
+    return "".join([*pieces, source[at:]]), True
+
+
 def _parse(source: str) -> list[ast.AST]:
-    """The cell's syntax trees: the whole cell, or line by line when the cell does not parse."""
-    with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
-        return [ast.parse(source)]
+    """The cell's syntax trees: the whole cell, or line by line when the cell does not parse.
+    A long cell is shrunk first, so memory stays bounded whatever the cell holds."""
+    whole = True
+    if len(source) > BIG_CELL:
+        source, whole = _shrunk(source)
+    if whole:
+        with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
+            return [ast.parse(source)]
     trees: list[ast.AST] = []
     for line in source.splitlines():
         with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
@@ -98,17 +166,32 @@ def _literal(node: ast.expr | None) -> Answer | None:
     """The answer written in ``node`` as text or a list of texts; None if it is not a literal."""
     if node is None:
         return ""
+    if not _small(node):
+        return None
     try:
         value = ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
     if isinstance(value, str):
-        return value
+        return _capped(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
     if isinstance(value, list | tuple) and all(isinstance(v, str | int) for v in value):
-        return [str(v) for v in value]
+        texts = [_capped(str(v)) for v in value]
+        return None if None in texts else [t for t in texts if t is not None]
     return None
+
+
+def _small(node: ast.expr) -> bool:
+    """True when the literal in ``node`` is small enough to build: a flat list of at most
+    MAX_ITEMS items, or a single value."""
+    items = node.elts if isinstance(node, ast.List | ast.Tuple) else [node]
+    return len(items) <= MAX_ITEMS and all(
+        not isinstance(item, ast.List | ast.Tuple | ast.Set | ast.Dict) for item in items)
+
+
+def _capped(text: str) -> str | None:
+    return text if len(text) <= MAX_TEXT else None
 
 
 def _argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
@@ -122,7 +205,9 @@ def notebook_answers(notebook: Mapping[str, Any]) -> tuple[list[Found], str | No
 
     >>> notebook_answers({"cells": [{"cell_type": "code",
     ...                   "source": "ck.set_language('zh-Hans')\\nck.answer('01.01', x)"}]})
-    ([Found(exercise_id='01.01', answer=None, origin='code')], 'zh-Hans')
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ([Found(exercise_id='01.01', answer=None, origin='code', after_solution=False)],
+     'zh-Hans')
     """
     trees = [tree for source in _cell_sources(notebook) for tree in _parse(source)]
     modules, functions = _aliases(trees)
@@ -138,6 +223,25 @@ def notebook_answers(notebook: Mapping[str, Any]) -> tuple[list[Found], str | No
     return found, language
 
 
+def board_found(records: object) -> list[Found]:
+    """Board answers as Found: from a list of records with ``exercise_id``, ``answer`` and
+    ``after_solution`` (``chesskit.boardstate.BoardAnswer``), or from a mapping id -> answer.
+
+    >>> board_found({"07.01": "O-O"})
+    [Found(exercise_id='07.01', answer='O-O', origin='board', after_solution=False)]
+    """
+    if isinstance(records, Mapping):
+        triples = [(key, value, False) for key, value in records.items()]
+    elif isinstance(records, Iterable):
+        triples = [(getattr(r, "exercise_id", ""), getattr(r, "answer", ""),
+                    getattr(r, "after_solution", False)) for r in records]
+    else:
+        triples = []
+    return [Found(key, _capped(value if isinstance(value, str) else str(value)), "board",
+                  after is True)
+            for key, value, after in triples if isinstance(key, str) and key]
+
+
 def _board_answers(notebook: Mapping[str, Any]) -> list[Found]:
     """Answers given on the board, as ``chesskit.boardstate`` records them in the notebook."""
     try:
@@ -145,10 +249,7 @@ def _board_answers(notebook: Mapping[str, Any]) -> list[Found]:
     except ImportError:
         return []
     try:
-        found = board_answers(notebook)
-        items = found.items() if isinstance(found, Mapping) else found
-        return [Found(str(k), v if isinstance(v, str | list) else str(v), "board")
-                for k, v in items]
+        return board_found(board_answers(notebook))
     except Exception:  # a damaged board record must not stop the batch
         return []
 
@@ -173,7 +274,7 @@ def _read_notebook(name: str, data: bytes, *, lang: str | None,
         return None, t("grading.not_notebook", lang=lang, name=name)
     try:
         notebook = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, MemoryError) as error:
         return None, t("grading.bad_json", lang=lang, name=name, error=str(error)[:80])
     if not isinstance(notebook, Mapping) or not isinstance(notebook.get("cells"), list):
         return None, t("grading.not_notebook", lang=lang, name=name)

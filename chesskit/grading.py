@@ -7,7 +7,7 @@ Finding the files is :mod:`chesskit.submissions`; reading one notebook is
 :mod:`chesskit.answer_reader`.
 
 >>> notebook_answers({"cells": [{"cell_type": "code", "source": 'ck.answer("01.01", "Ra8#")'}]})
-([Found(exercise_id='01.01', answer='Ra8#', origin='code')], None)
+([Found(exercise_id='01.01', answer='Ra8#', origin='code', after_solution=False)], None)
 """
 
 from __future__ import annotations
