@@ -399,6 +399,7 @@ def _assigned(entries: list[_Entry], *, root: str, lang: str | None) -> Iterator
         student, name, late = student_of(entry.parts, single=single)
         shown = name if student else entry.parts[-1]
         if entry.kind == "link":
+            student = student or folder_student(entry.parts[0])  # a student folder's link
             yield _Piece(student, shown, None, t("grading.link", lang=lang, name=shown))
         elif entry.kind == "special":
             yield _Piece(student, shown, None, t("submissions.special", lang=lang, name=shown))
