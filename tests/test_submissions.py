@@ -334,3 +334,25 @@ def test_each_zip_is_opened_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert all(isinstance(d, bytes) for s in found for d in contents(s).values())
     assert len(found) == 300 and opened == [archive]
     assert time.perf_counter() - started < 30
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_class_with_every_bad_input_is_graded(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import _teacher_fakes
+
+    from chesskit import grading
+
+    _teacher_fakes.install(monkeypatch)
+    cls = tmp_path / "class"
+    write(cls / "Ana" / "01-mate.ipynb")
+    (cls / "Bo").mkdir()
+    os.mkfifo(cls / "Bo" / "07-castling.ipynb")
+    long_name = "Ana" + "é" * 126
+    write(cls / long_name / "01-mate.ipynb")
+    write(cls / os.fsdecode("王小明".encode("gbk")) / "01-mate.ipynb", notebook() + "\x00")
+    (cls / "Cy").mkdir()
+    report = _finishes(lambda: grading.grade([cls], out=tmp_path / "out"))
+    again = _finishes(lambda: grading.grade([cls], out=tmp_path / "out"))
+    assert len(report.students) == 5 and report.students == again.students
+    assert "王小明" in report.students and report.csv.exists() and report.html.exists()
