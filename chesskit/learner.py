@@ -79,7 +79,7 @@ def recording() -> bool:
 
 # ---------------------------------------------------------------- the store
 
-BUSY_SECONDS = 3.0  # how long to wait for another kernel that holds the store
+BUSY_SECONDS = 2.0  # how long to wait for another kernel that holds the store
 STORE = "progress.sqlite"
 SIDE_FILE = "progress-pending.jsonl"
 _notes: list[str] = []  # what happened to the store in this session, each said once
@@ -277,13 +277,15 @@ def attempts() -> list[Attempt]:
     """Every recorded attempt, oldest first (with those kept aside)."""
     if not recording():
         return []
-    rows: list[Attempt] = []
+    rows: list[Attempt] | None = None
     with _store() as db, contextlib.suppress(sqlite3.Error):
         if db is not None:
             found = db.execute("SELECT exercise_id, lesson, difficulty, correct, code,"
                                " answer, at FROM attempts ORDER BY at, seq").fetchall()
             rows = [Attempt(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6]) for r in found]
-    return sorted(rows + _kept_aside(claim=False), key=lambda a: a.at)
+    if rows is None and _folder_for(data_dir()) is not None:
+        _say(t("learner.store_busy_reading"))
+    return sorted((rows or []) + _kept_aside(claim=False), key=lambda a: a.at)
 
 
 # ---------------------------------------------------------------- answering

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -226,6 +227,17 @@ def test_a_locked_store_waits_briefly_then_keeps_the_attempt_aside(
     learner.record_attempt("01.03", correct=False, code="wrong", answer="e4")
     assert not (tmp_path / "data" / "progress-pending.jsonl").exists()
     assert [a.exercise_id for a in learner.attempts()] == ["01.01", "01.02", "01.03"]
+
+
+def test_a_store_locked_while_reading_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    learner.record_attempt("01.01", correct=True, code="correct", answer="Ra8#")
+
+    def locked(folder: Path) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(learner, "_open", locked)
+    shown = learner.progress(lang="en")
+    assert shown.attempts == 0 and "only part of your answers" in shown.notes[0]
 
 
 def test_forgotten_quotes_are_explained_in_ipython(capsys: pytest.CaptureFixture[str]) -> None:
