@@ -14,9 +14,9 @@ Exports are read as the learning platforms write them:
 - plain folders (a folder per student, or ``ana.ipynb`` per student) and zips of them.
 
 >>> student_of(("Ana Lee_1000_assignsubmission_file_", "07-castling.ipynb"))
-('Ana Lee', '07-castling.ipynb', None)
+Owner(student='Ana Lee', file='07-castling.ipynb', late=None, key='1000', keyed=False)
 >>> student_of(("leeana_late_12345_67890_07-castling-1.ipynb",))
-('leeana_12345', '07-castling.ipynb', True)
+Owner(student='leeana', file='07-castling.ipynb', late=True, key='12345', keyed=True)
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
 from chesskit.i18n import t
 
@@ -133,9 +133,7 @@ def student_id(raw: str) -> str:
     ('Ana Lee', True)
     """
     shown = display_name(raw)
-    name = _FORBIDDEN.sub("_", shown).strip(" .")
-    if name.lower().partition(".")[0] in _RESERVED:
-        name = "_" + name
+    name = _cleaned(shown)
     if name == shown and 0 < len(name.encode()) <= MAX_ID_BYTES:
         return name
     digest = hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:8]
@@ -143,14 +141,33 @@ def student_id(raw: str) -> str:
     return f"{head or 'student'}-{digest}"
 
 
-def folder_student(folder: str) -> str:
+class Owner(NamedTuple):
+    """Who handed a file in: ``student`` (the name as the export spells it), the ``file``'s
+    own name, ``late`` as the export says (None: it says nothing), and the export's ``key``
+    for the student (Moodle's participant number, Canvas's user id).  A ``keyed`` student's
+    identity always carries the key (Canvas ids never change); otherwise only when two
+    students share a name."""
+
+    student: str
+    file: str = ""
+    late: bool | None = None
+    key: str = ""
+    keyed: bool = False
+
+
+def folder_owner(folder: str, file: str = "") -> Owner:
     """The student a folder names (Moodle's ``_1000_assignsubmission_file_`` tail removed).
 
-    >>> folder_student("Ana Lee_1000_assignsubmission_file_")
+    >>> folder_owner("Ana Lee_1000_assignsubmission_file_").student
     'Ana Lee'
     """
     moodle = _MOODLE_FOLDER.fullmatch(folder)
-    return moodle["name"] if moodle else folder
+    return Owner(moodle["name"], file, None, moodle["id"]) if moodle else Owner(folder, file)
+
+
+def _cleaned(name: str) -> str:
+    name = _FORBIDDEN.sub("_", name).strip(" .")
+    return "_" + name if name.lower().partition(".")[0] in _RESERVED else name
 
 
 def _resubmitted(name: str) -> str:
@@ -163,26 +180,25 @@ def _drive_copy(name: str) -> str:
     return re.sub(r" \(\d+\)(?=\.ipynb$)", "", name, flags=re.IGNORECASE)
 
 
-def student_of(parts: tuple[str, ...], *, single: str | None = None,
-               ) -> tuple[str, str, bool | None]:
-    """``(student, file name, late)`` for a file at ``parts`` below a root; ``single`` names
-    the student when the root is one student's folder.  ``student`` is "" when no student
-    can be told (a stray file at the root)."""
+def student_of(parts: tuple[str, ...], *, single: str | None = None) -> Owner:
+    """Who handed in the file at ``parts`` below a root; ``single`` names the student when
+    the root is one student's folder.  ``student`` is "" when no student can be told (a
+    stray file at the root)."""
     name = parts[-1]
     if len(parts) > 1:
-        return folder_student(parts[0]), name, None
+        return folder_owner(parts[0], name)
     if moodle := _MOODLE_FILE.fullmatch(name):
-        return moodle["name"], moodle["file"], None
+        return Owner(moodle["name"], moodle["file"], None, moodle["id"])
     if canvas := _CANVAS_FILE.fullmatch(name):
-        return (f"{canvas['name']}_{canvas['id']}", _resubmitted(canvas["file"]),
-                canvas["late"] is not None)
+        return Owner(canvas["name"], _resubmitted(canvas["file"]), canvas["late"] is not None,
+                     canvas["id"], keyed=True)
     if classroom := _CLASSROOM_FILE.fullmatch(name):
-        return classroom["name"].strip(), _drive_copy(classroom["file"]), None
+        return Owner(classroom["name"].strip(), _drive_copy(classroom["file"]))
     if single is not None:
-        return single, name, None
+        return Owner(single, name)
     if name.lower().endswith(".ipynb"):
-        return name[: -len(".ipynb")], name, None
-    return "", name, None
+        return Owner(name[: -len(".ipynb")], name)
+    return Owner("", name)
 
 
 def _unsafe_name(name: str) -> bool:
@@ -376,7 +392,7 @@ def _one_student(entries: list[_Entry]) -> bool:
 
 @dataclass(frozen=True)
 class _Piece:
-    student: str  # the raw name; "" when no student owns it
+    owner: Owner  # student "" when no student owns it
     name: str
     stored: StoredFile | None = None
     problem: str | None = None
@@ -388,44 +404,46 @@ def _assigned(entries: list[_Entry], *, root: str, lang: str | None) -> Iterator
     single = root if _one_student(entries) else None
     for entry in entries:
         if entry.kind == "refused":
-            yield _Piece(entry.parts[0], entry.parts[1], None, entry.problem)
+            yield _Piece(folder_owner(entry.parts[0]), entry.parts[1], None, entry.problem)
             continue
         if _ignored(entry.parts):
             continue
         if entry.kind == "dir":
             if len(entry.parts) == 1:
-                yield _Piece(folder_student(entry.parts[0]), "")
+                yield _Piece(folder_owner(entry.parts[0]), "")
             continue
-        student, name, late = student_of(entry.parts, single=single)
-        shown = name if student else entry.parts[-1]
+        owner = student_of(entry.parts, single=single)
+        name, late = owner.file, owner.late
+        shown = name if owner.student else entry.parts[-1]
         if entry.kind == "link":
-            student = student or folder_student(entry.parts[0])  # a student folder's link
-            yield _Piece(student, shown, None, t("grading.link", lang=lang, name=shown))
+            if not owner.student:
+                owner = folder_owner(entry.parts[0])  # a student folder that is a link
+            yield _Piece(owner, shown, None, t("grading.link", lang=lang, name=shown))
         elif entry.kind == "special":
-            yield _Piece(student, shown, None, t("submissions.special", lang=lang, name=shown))
+            yield _Piece(owner, shown, None, t("submissions.special", lang=lang, name=shown))
         elif not name.lower().endswith(".ipynb"):
             if entry.parts[-1].lower().endswith(".zip") and len(entry.parts) == 1:
                 continue  # a zip at the root is a root of its own
-            yield _Piece(student, shown, None, t("grading.not_notebook", lang=lang, name=shown))
+            yield _Piece(owner, shown, None, t("grading.not_notebook", lang=lang, name=shown))
         elif entry.size > MAX_BYTES:
-            yield _Piece(student, shown, None, t("grading.too_big", lang=lang, name=shown,
+            yield _Piece(owner, shown, None, t("grading.too_big", lang=lang, name=shown,
                                                  limit=MAX_BYTES // 2**20))
         elif entry.stored is not None:
             stored = entry.stored
             if late is not None:
                 stored = StoredFile(stored.path, stored.member, stored.mtime, stored.index, late)
-            yield _Piece(student, name, stored)
+            yield _Piece(owner, name, stored)
 
 
 def _pieces(path: Path, *, lang: str | None) -> Iterator[_Piece]:
     try:
         info = path.lstat()
     except OSError:
-        yield _Piece("", str(path), None, t("grading.not_found", lang=lang, path=path))
+        yield _Piece(Owner(""), str(path), None, t("grading.not_found", lang=lang, path=path))
         return
     shown = _fs_name(path.name)
     if stat.S_ISLNK(info.st_mode):
-        yield _Piece("", shown, None, t("grading.link", lang=lang, name=shown))
+        yield _Piece(Owner(""), shown, None, t("grading.link", lang=lang, name=shown))
     elif stat.S_ISDIR(info.st_mode):
         entries = list(_walk(path))
         yield from _assigned(entries, root=shown, lang=lang)
@@ -434,12 +452,12 @@ def _pieces(path: Path, *, lang: str | None) -> Iterator[_Piece]:
                     and entry.parts[0].lower().endswith(".zip")):
                 yield from _pieces(entry.stored.path, lang=lang)
     elif not stat.S_ISREG(info.st_mode):
-        yield _Piece("", shown, None, t("submissions.special", lang=lang, name=shown))
+        yield _Piece(Owner(""), shown, None, t("submissions.special", lang=lang, name=shown))
     elif path.suffix.lower() == ".zip":
         try:
             entries = list(_zip_entries(path, lang=lang))
         except (zipfile.BadZipFile, OSError, ValueError, EOFError):
-            yield _Piece("", shown, None, t("grading.bad_zip", lang=lang, name=shown))
+            yield _Piece(Owner(""), shown, None, t("grading.bad_zip", lang=lang, name=shown))
             return
         yield from _assigned(entries, root=_fs_name(path.stem), lang=lang)
     else:
@@ -478,28 +496,36 @@ def collect(paths: Iterable[str | Path], *, lang: str | None = None,
     problems: dict[str, list[str]] = {}
     names: dict[str, str] = {}
     loose: list[tuple[str, str]] = []
-    for path in paths:
-        for piece in _pieces(Path(path), lang=lang):
-            if not display_name(piece.student):
-                loose.append((piece.name, piece.problem or t(
-                    "grading.unsafe_student", lang=lang, name=piece.student)))
-                continue
-            student = student_id(piece.student)
-            if student not in names:
-                names[student], files[student], problems[student] = (
-                    display_name(piece.student), [], [])
-            if piece.problem:
-                problems[student].append(piece.problem)
-            if piece.stored is not None:
-                files[student].append((piece.name, piece.stored))
+    renamed: dict[str, str] = {}
+    pieces = [piece for path in paths for piece in _pieces(Path(path), lang=lang)]
+    keys: dict[str, set[str]] = {}
+    for piece in pieces:
+        keys.setdefault(piece.owner.student, set()).add(piece.owner.key)
+    for piece in pieces:
+        owner = piece.owner
+        if not display_name(owner.student):
+            loose.append((piece.name, piece.problem or t(
+                "grading.unsafe_student", lang=lang, name=owner.student)))
+            continue
+        shared = owner.keyed or len(keys[owner.student]) > 1  # two students, one name
+        raw = f"{owner.student}_{owner.key}" if shared else owner.student
+        student = student_id(raw)
+        if student not in names:
+            names[student], files[student], problems[student] = (
+                display_name(owner.student), [], [])
+            if student != display_name(raw):  # cut, or odd characters replaced
+                renamed[student] = t("submissions.renamed", lang=lang, name=display_name(raw),
+                                     student=student)
+        if piece.problem:
+            problems[student].append(piece.problem)
+        if piece.stored is not None:
+            files[student].append((piece.name, piece.stored))
     found = []
     for student in sorted(files):
         kept, twice = _newest(files[student], lang=lang)
         said = problems[student] + twice
         if not kept and not said:
             said.append(t("submissions.nothing", lang=lang, name=names[student]))
-        if student != names[student]:
-            said.insert(0, t("submissions.renamed", lang=lang, name=names[student],
-                             student=student))
+        said = ([renamed[student]] if student in renamed else []) + said
         found.append(Submission(student, tuple(kept), tuple(said), names[student]))
     return found, loose

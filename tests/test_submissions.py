@@ -231,6 +231,17 @@ def test_duplicate_zip_entries_are_reported_and_the_last_is_graded(tmp_path: Pat
 
 # ---------------------------------------------------------------- LMS exports
 
+def test_two_students_with_one_name_are_never_merged(tmp_path: Path) -> None:
+    archive = zip_with(tmp_path / "moodle.zip", {
+        "Ana Lee_1000_assignsubmission_file_/07-castling.ipynb": notebook(),
+        "Ana Lee_1007_assignsubmission_file_/07-castling.ipynb": notebook(),
+        "Bo Chen_1002_assignsubmission_file_/07-castling.ipynb": notebook()})
+    found = collect([archive])[0]
+    assert [(s.student, s.name) for s in found] == [
+        ("Ana Lee_1000", "Ana Lee"), ("Ana Lee_1007", "Ana Lee"), ("Bo Chen", "Bo Chen")]
+    assert all(s.problems == () and len(s.files) == 1 for s in found)
+
+
 def test_moodle_folders_and_flat_files(tmp_path: Path) -> None:
     archive = zip_with(tmp_path / "moodle.zip", {
         "Ana Lee_1000_assignsubmission_file_/07-castling.ipynb": notebook(),
@@ -258,7 +269,7 @@ def test_canvas_flat_export_of_30_students_gives_30_students(tmp_path: Path) -> 
     found, loose = collect([zip_with(tmp_path / "submissions.zip", entries)])
     assert len(found) == 30 and loose == []
     first = found[0]
-    assert first.student == "studenta0_5000" and first.name == "studenta0_5000"
+    assert first.student == "studenta0_5000" and first.name == "studenta0"
     assert [n for n, _ in first.files] == [f"{lesson}.ipynb" for lesson in lessons]
     assert [f.late for _, f in first.files] == [True, False, False]
     resubmitted = by_student(found)["studentd3_5003"]
