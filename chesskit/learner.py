@@ -173,7 +173,10 @@ def _store() -> Iterator[sqlite3.Connection | None]:
                 if not _busy(error):
                     break
             except sqlite3.DatabaseError:
-                aside = _moved_aside(folder / STORE)
+                try:
+                    aside = _moved_aside(folder / STORE)
+                except OSError:
+                    break  # cannot be moved: attempts are kept aside instead
                 _say(t("learner.store_damaged", name=aside.name))
     try:
         yield db

@@ -32,7 +32,7 @@ import unicodedata
 import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, NamedTuple
 
@@ -429,9 +429,7 @@ def _assigned(entries: list[_Entry], *, root: str, lang: str | None) -> Iterator
             yield _Piece(owner, shown, None, t("grading.too_big", lang=lang, name=shown,
                                                  limit=MAX_BYTES // 2**20))
         elif entry.stored is not None:
-            stored = entry.stored
-            if late is not None:
-                stored = StoredFile(stored.path, stored.member, stored.mtime, stored.index, late)
+            stored = entry.stored if late is None else replace(entry.stored, late=late)
             yield _Piece(owner, name, stored)
 
 
