@@ -12,6 +12,7 @@ Names are loaded on first use, so ``import chesskit`` stays cheap in a kernel.
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any
 
 from chesskit.errors import BankError, ChessKitError, MoveError, PositionError
@@ -77,3 +78,9 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
+
+
+if "IPython" in sys.modules:  # a forgotten pair of quotes in ck.answer(...) gets a sentence
+    from chesskit.learner import install_answer_hint
+
+    install_answer_hint()

@@ -3,72 +3,43 @@
 Answers are read with :mod:`ast` from the notebook source (the literal argument of
 ``ck.answer("12.07", "...")``) and from the board, then judged by the exercise bank.  A notebook
 that calls ``os.system`` or loops forever grades like any other: nothing is executed.
+Finding the files is :mod:`chesskit.submissions`; reading one notebook is
+:mod:`chesskit.answer_reader`.
 
 >>> notebook_answers({"cells": [{"cell_type": "code", "source": 'ck.answer("01.01", "Ra8#")'}]})
-([Found(exercise_id='01.01', answer='Ra8#', origin='code')], None)
+([Found(exercise_id='01.01', answer='Ra8#', origin='code', after_solution=False)], None)
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import contextlib
 import csv
 import functools
 import hashlib
-import json
-import re
-import stat
 import sys
-import zipfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from chesskit import i18n
+from chesskit.answer_reader import (
+    Answer,
+    Found,
+    _board_answers,
+    _language,
+    _read_notebook,
+    notebook_answers,
+)
 from chesskit.errors import BankError
 from chesskit.gradebook import Gradebook, Mark, StudentResult
 from chesskit.i18n import t
+from chesskit.submissions import MAX_BYTES, StoredFile, Submission, _load, collect
 
-MAX_BYTES = 20 * 1024 * 1024
-Answer = str | list[str]
-
-
-@dataclass(frozen=True)
-class Found:
-    """An answer found in a notebook; ``answer`` is None when it is not a literal."""
-
-    exercise_id: str
-    answer: Answer | None
-    origin: str = "code"
-
-
-@dataclass(frozen=True)
-class StoredFile:
-    """A submitted file (or a zip member), read only when it is graded: a class's files never
-    sit in memory all at once."""
-
-    path: Path
-    member: str | None = None
-
-    def read(self) -> bytes | None:
-        """The content, or None when it is over MAX_BYTES; OSError or BadZipFile if broken."""
-        if self.member is None:
-            with self.path.open("rb") as stream:
-                return _read_bounded(stream)
-        with zipfile.ZipFile(self.path) as archive, archive.open(self.member) as stream:
-            return _read_bounded(stream)
-
-
-@dataclass(frozen=True)
-class Submission:
-    """One student's files ``(name, file)`` and what went wrong collecting them."""
-
-    student: str
-    files: tuple[tuple[str, StoredFile], ...] = ()
-    problems: tuple[str, ...] = ()
+__all__ = ["MAX_BYTES", "Answer", "Found", "Report", "StoredFile", "Submission", "collect",
+           "grade", "grade_submission", "main", "notebook_answers", "write_csv"]
 
 
 @dataclass(frozen=True)
@@ -84,257 +55,6 @@ class Report:
     unchanged: tuple[str, ...] = field(default=())
 
 
-# ---------------------------------------------------------------- reading notebook source
-
-def _python_source(source: str) -> str:
-    """The cell with IPython magics and shell lines turned into ``pass`` (a cell magic: empty)."""
-    lines = source.splitlines()
-    if lines and lines[0].lstrip().startswith("%%"):
-        return ""
-    out = []
-    for line in lines:
-        body = line.lstrip()
-        out.append(line[: len(line) - len(body)] + "pass" if body[:1] in ("%", "!") else line)
-    return "\n".join(out)
-
-
-def _parse(source: str) -> list[ast.AST]:
-    """The cell's syntax trees: the whole cell, or line by line when the cell does not parse."""
-    with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
-        return [ast.parse(source)]
-    trees: list[ast.AST] = []
-    for line in source.splitlines():
-        with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
-            trees.append(ast.parse(line.strip()))
-    return trees
-
-
-def _cell_sources(notebook: Mapping[str, Any]) -> Iterator[str]:
-    cells = notebook.get("cells")
-    for cell in cells if isinstance(cells, list) else []:
-        if isinstance(cell, Mapping) and cell.get("cell_type") == "code":
-            source = cell.get("source", "")
-            if isinstance(source, list):
-                source = "".join(s for s in source if isinstance(s, str))
-            if isinstance(source, str):
-                yield _python_source(source)
-
-
-def _aliases(trees: Iterable[ast.AST]) -> tuple[set[str], set[str]]:
-    """Names bound to the chesskit module, and to its ``answer`` function."""
-    modules, functions = {"ck", "chesskit"}, set()
-    for tree in trees:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                modules |= {a.asname or a.name for a in node.names if a.name == "chesskit"}
-            elif isinstance(node, ast.ImportFrom) and node.module == "chesskit":
-                functions |= {a.asname or a.name for a in node.names if a.name == "answer"}
-    return modules, functions
-
-
-def _calls(trees: Iterable[ast.AST], name: str, modules: set[str],
-           functions: set[str]) -> Iterator[ast.Call]:
-    """Calls of ``chesskit.<name>`` in source order."""
-    for tree in trees:
-        found = []
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            func = node.func
-            if ((isinstance(func, ast.Attribute) and func.attr == name
-                 and isinstance(func.value, ast.Name) and func.value.id in modules)
-                    or (isinstance(func, ast.Name) and func.id in functions)):
-                found.append(node)
-        yield from sorted(found, key=lambda n: (n.lineno, n.col_offset))
-
-
-def _literal(node: ast.expr | None) -> Answer | None:
-    """The answer written in ``node`` as text or a list of texts; None if it is not a literal."""
-    if node is None:
-        return ""
-    try:
-        value = ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return None
-    if isinstance(value, str):
-        return value
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    if isinstance(value, list | tuple) and all(isinstance(v, str | int) for v in value):
-        return [str(v) for v in value]
-    return None
-
-
-def _argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
-    if len(call.args) > index:
-        return call.args[index]
-    return next((k.value for k in call.keywords if k.arg == keyword), None)
-
-
-def notebook_answers(notebook: Mapping[str, Any]) -> tuple[list[Found], str | None]:
-    """Every ``ck.answer`` call in the notebook, in order, and the language it sets (or None).
-
-    >>> notebook_answers({"cells": [{"cell_type": "code",
-    ...                   "source": "ck.set_language('zh-Hans')\\nck.answer('01.01', x)"}]})
-    ([Found(exercise_id='01.01', answer=None, origin='code')], 'zh-Hans')
-    """
-    trees = [tree for source in _cell_sources(notebook) for tree in _parse(source)]
-    modules, functions = _aliases(trees)
-    found = []
-    for call in _calls(trees, "answer", modules, functions):
-        exercise_id = _literal(_argument(call, 0, "exercise_id"))
-        if isinstance(exercise_id, str) and exercise_id:
-            found.append(Found(exercise_id, _literal(_argument(call, 1, "answer"))))
-    language = None
-    for call in _calls(trees, "set_language", modules, {"set_language"}):
-        value = _literal(_argument(call, 0, "lang"))
-        language = value if isinstance(value, str) else language
-    return found, language
-
-
-def _board_answers(notebook: Mapping[str, Any]) -> list[Found]:
-    """Answers given on the board, as ``chesskit.boardstate`` records them in the notebook."""
-    try:
-        from chesskit.boardstate import board_answers
-    except ImportError:
-        return []
-    try:
-        found = board_answers(notebook)
-        items = found.items() if isinstance(found, Mapping) else found
-        return [Found(str(k), v if isinstance(v, str | list) else str(v), "board")
-                for k, v in items]
-    except Exception:  # a damaged board record must not stop the batch
-        return []
-
-
-def _language(notebook: Mapping[str, Any], declared: str | None) -> str:
-    meta = notebook.get("metadata")
-    meta = meta if isinstance(meta, Mapping) else {}
-    own = meta.get("chesskit")
-    own = own if isinstance(own, Mapping) else {}
-    candidates = [declared, own.get("language"), own.get("lang"), meta.get("language")]
-    for value in candidates:
-        if isinstance(value, str):
-            with contextlib.suppress(ValueError):
-                return i18n.normalize_language(value)
-    return "en"
-
-
-# ---------------------------------------------------------------- collecting submissions
-
-_DRIVE = re.compile(r"^[A-Za-z]:")
-
-
-def _unsafe_name(name: str) -> bool:
-    """True for names that climb out (``..``), are absolute, or hide control characters."""
-    parts = name.replace("\\", "/").split("/")
-    return (name.startswith(("/", "\\")) or bool(_DRIVE.match(name)) or ".." in parts
-            or any(ord(c) < 32 for c in name))
-
-
-def _ignored(parts: Iterable[str]) -> bool:
-    """Hidden files, checkpoints and macOS archive debris, skipped without a word."""
-    return any(p.startswith(".") and p != ".." or p == "__MACOSX" for p in parts)
-
-
-def _read_bounded(stream: IO[bytes]) -> bytes | None:
-    data = stream.read(MAX_BYTES + 1)
-    return None if len(data) > MAX_BYTES else data
-
-
-Piece = tuple[str, str, StoredFile | None, str | None]  # student, file name, file, problem
-
-
-def _from_zip(path: Path, *, lang: str | None) -> Iterator[Piece]:
-    try:
-        archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError):
-        yield "", path.name, None, t("grading.bad_zip", lang=lang, name=path.name)
-        return
-    with archive:
-        for info in sorted(archive.infolist(), key=lambda i: i.filename):
-            name = info.filename
-            parts = [p for p in name.replace("\\", "/").split("/") if p]
-            if info.is_dir() or not parts:
-                continue
-            student = parts[0] if len(parts) > 1 else Path(parts[0]).stem
-            if _unsafe_name(name) or stat.S_ISLNK(info.external_attr >> 16):
-                owner = "" if name.startswith(("/", "\\")) or _DRIVE.match(name) else student
-                yield owner, name, None, t("grading.unsafe_member", lang=lang, name=name)
-            elif _ignored(parts):
-                continue
-            elif info.file_size > MAX_BYTES:
-                yield student, name, None, t("grading.too_big", lang=lang, name=name,
-                                             limit=MAX_BYTES // 2**20)
-            else:
-                yield student, parts[-1], StoredFile(path, name), None
-
-
-def _from_file(path: Path, student: str, *, lang: str | None) -> Piece:
-    if path.is_symlink():
-        return student, path.name, None, t("grading.link", lang=lang, name=path.name)
-    if path.stat().st_size > MAX_BYTES:
-        return student, path.name, None, t("grading.too_big", lang=lang, name=path.name,
-                                           limit=MAX_BYTES // 2**20)
-    return student, path.name, StoredFile(path), None
-
-
-def _from_folder(folder: Path, *, lang: str | None) -> Iterator[Piece]:
-    """A student's folder: every file below it (hidden ones and checkpoints skipped)."""
-    if folder.is_symlink():
-        yield folder.name, folder.name, None, t("grading.link", lang=lang, name=folder.name)
-        return
-    for path in sorted(folder.rglob("*")):
-        if not path.is_dir() and not _ignored(path.relative_to(folder).parts):
-            yield _from_file(path, folder.name, lang=lang)
-
-
-def _pieces(path: Path, *, lang: str | None) -> Iterator[Piece]:
-    if not path.exists() and not path.is_symlink():
-        yield "", str(path), None, t("grading.not_found", lang=lang, path=path)
-    elif path.is_dir() and not path.is_symlink():
-        for entry in sorted(path.iterdir()):
-            if _ignored([entry.name]):
-                continue
-            if entry.is_dir():
-                yield from _from_folder(entry, lang=lang)
-            elif entry.suffix.lower() in (".ipynb", ".zip"):
-                yield from _pieces(entry, lang=lang)
-            else:
-                yield "", entry.name, None, t("grading.not_notebook", lang=lang, name=entry.name)
-    elif path.suffix.lower() == ".zip":
-        yield from _from_zip(path, lang=lang)
-    elif path.suffix.lower() == ".ipynb":
-        yield _from_file(path, path.stem, lang=lang)
-    else:
-        yield "", path.name, None, t("grading.not_notebook", lang=lang, name=path.name)
-
-
-def collect(paths: Iterable[str | Path], *, lang: str | None = None,
-            ) -> tuple[list[Submission], list[tuple[str, str]]]:
-    """The submissions under ``paths`` by student, and the problems no student owns.
-
-    Folders hold a folder per student or notebooks named by student (``ana.ipynb``); a zip's
-    first folder names the student.  Unsafe names and files over 20 MB are refused.
-    """
-    files: dict[str, list[tuple[str, StoredFile]]] = {}
-    problems: dict[str, list[str]] = {}
-    loose: list[tuple[str, str]] = []
-    for path in paths:
-        for student, name, data, problem in _pieces(Path(path), lang=lang):
-            if not student or _unsafe_name(student) or student.startswith("."):
-                loose.append((name, problem or t("grading.unsafe_student", lang=lang,
-                                                  name=student)))
-                continue
-            files.setdefault(student, [])
-            if problem:
-                problems.setdefault(student, []).append(problem)
-            if data is not None:
-                files[student].append((name, data))
-    found = [Submission(s, tuple(files[s]), tuple(problems.get(s, ()))) for s in sorted(files)]
-    return found, loose
-
-
 # ---------------------------------------------------------------- grading
 
 @contextlib.contextmanager
@@ -346,28 +66,6 @@ def _speaking(lang: str) -> Iterator[None]:
         yield
     finally:
         i18n._current = before
-
-
-def _load(stored: StoredFile) -> bytes | str:
-    """The file's bytes, or the locale key of what is wrong with it."""
-    try:
-        data = stored.read()
-    except (RuntimeError, zipfile.BadZipFile, OSError, ValueError):
-        return "bad_zip" if stored.member is not None else "unreadable"
-    return "too_big" if data is None else data
-
-
-def _read_notebook(name: str, data: bytes, *, lang: str | None,
-                   ) -> tuple[Mapping[str, Any] | None, str | None]:
-    if not name.lower().endswith(".ipynb"):
-        return None, t("grading.not_notebook", lang=lang, name=name)
-    try:
-        notebook = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        return None, t("grading.bad_json", lang=lang, name=name, error=str(error)[:80])
-    if not isinstance(notebook, Mapping) or not isinstance(notebook.get("cells"), list):
-        return None, t("grading.not_notebook", lang=lang, name=name)
-    return notebook, None
 
 
 def _judge(found: Found, *, lang: str) -> Mark | None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import _teacher_fakes
 import pytest
 
-from chesskit import grading
+from chesskit import grading, submissions
 from chesskit.gradebook import Gradebook
 
 
@@ -123,7 +123,7 @@ def test_zip_from_an_lms(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         link = zipfile.ZipInfo("Bo/link.ipynb")
         link.external_attr = (stat.S_IFLNK | 0o777) << 16
         zf.writestr(link, "/etc/passwd")
-    monkeypatch.setattr(grading, "MAX_BYTES", 1000)
+    monkeypatch.setattr(submissions, "MAX_BYTES", 1000)
     report = grading.grade([archive], out=tmp_path / "out")
     assert report.students == ("Ana Li_123_assignsubmission", "Bo", "Cy")
     problems = report.problems

@@ -1,0 +1,529 @@
+"""Finding a class's students and their files: folders, notebooks and LMS zip exports.
+
+Files are only listed here; their bytes are read one at a time when they are graded, and a zip
+is opened once per run.  Nothing here ever opens a link, a pipe or a device, and every bad
+input becomes a sentence for its student while the rest of the class is still found.
+
+Exports are read as the learning platforms write them:
+
+- Moodle: a folder per student ``Ana Lee_1000_assignsubmission_file_/07-castling.ipynb``, or
+  flat files ``Ana Lee_1000_assignsubmission_file_07-castling.ipynb``;
+- Canvas: flat files ``leeana_12345_67890_07-castling.ipynb`` (``_late_`` after the name when
+  handed in late, ``-1`` before ``.ipynb`` for a file handed in again);
+- Google Classroom (a Drive download): ``Homework 7/Ana Lee - 07-castling.ipynb``;
+- plain folders (a folder per student, or ``ana.ipynb`` per student) and zips of them.
+
+>>> student_of(("Ana Lee_1000_assignsubmission_file_", "07-castling.ipynb"))
+Owner(student='Ana Lee', file='07-castling.ipynb', late=None, key='1000', keyed=False)
+>>> student_of(("leeana_late_12345_67890_07-castling-1.ipynb",))
+Owner(student='leeana', file='07-castling.ipynb', late=True, key='12345', keyed=True)
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import stat
+import struct
+import time
+import unicodedata
+import zipfile
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import IO, NamedTuple
+
+from chesskit.i18n import t
+
+MAX_BYTES = 20 * 1024 * 1024
+MAX_ID_BYTES = 60  # a student identity in UTF-8: short enough for any file system
+MAX_NAME = 100  # characters of a display name
+MAX_DEPTH = 12  # folder levels read below a root
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    """A submitted file (or a zip member), read only when it is graded: a class's files never
+    sit in memory all at once.  ``mtime`` is the file's time (a zip entry's date); ``late`` is
+    what the LMS export says (Canvas marks late work), None when it says nothing."""
+
+    path: Path
+    member: str | None = None
+    mtime: float | None = None
+    index: int | None = None  # the entry's place in the zip (a name may be there twice)
+    late: bool | None = None
+
+    def read(self) -> bytes | None:
+        """The content, or None when it is over MAX_BYTES; OSError or BadZipFile if broken.
+        A file on disk is opened only if it is a regular file (never a pipe or device)."""
+        if self.member is None:
+            return _read_regular(self.path)
+        archive = _archive(self.path)
+        info = (archive.infos[self.index] if self.index is not None
+                and self.index < len(archive.infos) else archive.zip.getinfo(self.member))
+        with archive.zip.open(info) as stream:
+            return _read_bounded(stream)
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One student's files ``(name, file)`` and what went wrong collecting them.
+    ``student`` is the stable identity (the same on every run), ``name`` the display name."""
+
+    student: str
+    files: tuple[tuple[str, StoredFile], ...] = ()
+    problems: tuple[str, ...] = ()
+    name: str = ""
+
+
+# ---------------------------------------------------------------- names
+
+_DRIVE = re.compile(r"^[A-Za-z]:")
+_FORBIDDEN = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*]')
+_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
+             *(f"lpt{i}" for i in range(10))}
+_MOODLE_FOLDER = re.compile(r"(?P<name>.+?)_(?P<id>\d+)_assign(?:submission|feedback)_[a-z]+_?")
+_MOODLE_FILE = re.compile(r"(?P<name>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_(?P<file>.+)")
+_CANVAS_FILE = re.compile(
+    r"(?P<name>[^\W_]+)(?P<late>_late)?_(?P<id>\d+)_(?P<attachment>\d+)_(?P<file>.+)",
+    re.IGNORECASE)
+_CLASSROOM_FILE = re.compile(r"(?P<name>.+?) - (?P<file>.+\.ipynb)", re.IGNORECASE)
+_COURSE_NOTEBOOK = re.compile(r"\d\d-[\w-]+\.ipynb", re.IGNORECASE)
+
+
+def decode_name(raw: bytes) -> str:
+    """A file name's bytes as text: UTF-8, else GBK when the CP437 reading would be mojibake
+    (box drawing and Greek letters never make a name), else CP437.
+
+    >>> decode_name("王小明".encode("gbk")), decode_name("José".encode("cp437"))
+    ('王小明', 'José')
+    """
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    if any(byte >= 0xB0 for byte in raw):
+        try:
+            return raw.decode("gbk")
+        except UnicodeDecodeError:
+            pass
+    return raw.decode("cp437")
+
+
+def display_name(raw: str) -> str:
+    """A name as a teacher reads it: no control characters, spaces collapsed, bounded.
+
+    >>> display_name("  Ana\\tLee\\x00 ")
+    'Ana Lee'
+    """
+    text = unicodedata.normalize("NFC", raw)
+    text = "".join(c if c.isprintable() else " " for c in text)
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_NAME else text[: MAX_NAME - 1] + "…"
+
+
+def student_id(raw: str) -> str:
+    """A safe, stable, bounded identity for a student name: the same name gives the same
+    identity on every run; a long or odd name is cut and a short hash of it added.
+
+    >>> student_id("Ana Lee"), len(student_id("a" * 255).encode()) <= MAX_ID_BYTES
+    ('Ana Lee', True)
+    """
+    shown = display_name(raw)
+    name = _cleaned(shown)
+    if name == shown and 0 < len(name.encode()) <= MAX_ID_BYTES:
+        return name
+    digest = hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    head = name.encode()[: MAX_ID_BYTES - 9].decode("utf-8", "ignore").rstrip(" .")
+    return f"{head or 'student'}-{digest}"
+
+
+class Owner(NamedTuple):
+    """Who handed a file in: ``student`` (the name as the export spells it), the ``file``'s
+    own name, ``late`` as the export says (None: it says nothing), and the export's ``key``
+    for the student (Moodle's participant number, Canvas's user id).  A ``keyed`` student's
+    identity always carries the key (Canvas ids never change); otherwise only when two
+    students share a name."""
+
+    student: str
+    file: str = ""
+    late: bool | None = None
+    key: str = ""
+    keyed: bool = False
+
+
+def folder_owner(folder: str, file: str = "") -> Owner:
+    """The student a folder names (Moodle's ``_1000_assignsubmission_file_`` tail removed).
+
+    >>> folder_owner("Ana Lee_1000_assignsubmission_file_").student
+    'Ana Lee'
+    """
+    moodle = _MOODLE_FOLDER.fullmatch(folder)
+    return Owner(moodle["name"], file, None, moodle["id"]) if moodle else Owner(folder, file)
+
+
+def _cleaned(name: str) -> str:
+    name = _FORBIDDEN.sub("_", name).strip(" .")
+    return "_" + name if name.lower().partition(".")[0] in _RESERVED else name
+
+
+def _resubmitted(name: str) -> str:
+    """Canvas's name for a file handed in again (``07-castling-1.ipynb``) without the count."""
+    return re.sub(r"-\d+(?=\.ipynb$)", "", name, flags=re.IGNORECASE)
+
+
+def _drive_copy(name: str) -> str:
+    """Google Drive's name for a second copy (``07-castling (1).ipynb``) without the count."""
+    return re.sub(r" \(\d+\)(?=\.ipynb$)", "", name, flags=re.IGNORECASE)
+
+
+def student_of(parts: tuple[str, ...], *, single: str | None = None) -> Owner:
+    """Who handed in the file at ``parts`` below a root; ``single`` names the student when
+    the root is one student's folder.  ``student`` is "" when no student can be told (a
+    stray file at the root)."""
+    name = parts[-1]
+    if len(parts) > 1:
+        return folder_owner(parts[0], name)
+    if moodle := _MOODLE_FILE.fullmatch(name):
+        return Owner(moodle["name"], moodle["file"], None, moodle["id"])
+    if canvas := _CANVAS_FILE.fullmatch(name):
+        return Owner(canvas["name"], _resubmitted(canvas["file"]), canvas["late"] is not None,
+                     canvas["id"], keyed=True)
+    if classroom := _CLASSROOM_FILE.fullmatch(name):
+        return Owner(classroom["name"].strip(), _drive_copy(classroom["file"]))
+    if single is not None:
+        return Owner(single, name)
+    if name.lower().endswith(".ipynb"):
+        return Owner(name[: -len(".ipynb")], name)
+    return Owner("", name)
+
+
+def _unsafe_name(name: str) -> bool:
+    """True for names that climb out (``..``), are absolute, or hide a NUL byte."""
+    parts = name.replace("\\", "/").split("/")
+    return (name.startswith(("/", "\\")) or bool(_DRIVE.match(name)) or ".." in parts
+            or "\x00" in name)
+
+
+def _ignored(parts: Iterable[str]) -> bool:
+    """Hidden files, checkpoints and macOS archive debris, skipped without a word."""
+    return any(p.startswith(".") and p != ".." or p == "__MACOSX" for p in parts)
+
+
+# ---------------------------------------------------------------- reading
+
+def _read_bounded(stream: IO[bytes]) -> bytes | None:
+    data = stream.read(MAX_BYTES + 1)
+    return None if len(data) > MAX_BYTES else data
+
+
+def _read_regular(path: Path) -> bytes | None:
+    """A regular file's bytes; a pipe, device or link is refused without waiting on it."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    descriptor = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    with os.fdopen(descriptor, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        return _read_bounded(stream)
+
+
+class _Archive:
+    """An open zip and its entries, shared by every file read from it during a run."""
+
+    def __init__(self, path: Path) -> None:
+        self.zip = zipfile.ZipFile(path)
+        self.infos = self.zip.infolist()
+
+
+@functools.lru_cache(maxsize=8)
+def _opened(path: Path, stamp: tuple[int, int, int]) -> _Archive:
+    return _Archive(path)
+
+
+def _archive(path: Path) -> _Archive:
+    """The zip at ``path``, opened once while it is unchanged (a few are kept open)."""
+    info = path.stat()
+    return _opened(path, (info.st_size, info.st_mtime_ns, info.st_ino))
+
+
+def _load(stored: StoredFile) -> bytes | str:
+    """The file's bytes, or the ``grading`` locale key of what is wrong with it."""
+    try:
+        data = stored.read()
+    except (RuntimeError, NotImplementedError, EOFError, zipfile.BadZipFile, zlib.error,
+            OSError, ValueError):
+        return "damaged" if stored.member is not None else "unreadable"
+    return "too_big" if data is None else data
+
+
+# ---------------------------------------------------------------- listing
+
+@dataclass(frozen=True)
+class _Entry:
+    """Something found below a root: ``kind`` is file, dir, link or special."""
+
+    parts: tuple[str, ...]
+    kind: str
+    size: int = 0
+    stored: StoredFile | None = None
+    problem: str | None = None  # a sentence, for an entry refused while listing
+
+
+def _fs_name(name: str) -> str:
+    """A name from the file system as text (bytes that are not UTF-8 decoded as GBK/CP437)."""
+    return decode_name(os.fsencode(name))
+
+
+def _walk(folder: Path, parts: tuple[str, ...] = ()) -> Iterator[_Entry]:
+    """Everything below ``folder`` without following a link or opening a file."""
+    try:
+        with os.scandir(folder) as listing:
+            found = sorted(listing, key=lambda e: os.fsencode(e.name))
+    except OSError:
+        return
+    for entry in found:
+        here = (*parts, _fs_name(entry.name))
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISLNK(info.st_mode):
+            yield _Entry(here, "link")
+        elif stat.S_ISDIR(info.st_mode):
+            yield _Entry(here, "dir")
+            if len(here) < MAX_DEPTH:
+                yield from _walk(Path(entry.path), here)
+        elif stat.S_ISREG(info.st_mode):
+            yield _Entry(here, "file", info.st_size,
+                         StoredFile(Path(entry.path), mtime=info.st_mtime))
+        else:
+            yield _Entry(here, "special")
+
+
+def _extra_fields(extra: bytes) -> dict[int, bytes]:
+    fields, at = {}, 0
+    while at + 4 <= len(extra):
+        kind, size = struct.unpack_from("<HH", extra, at)
+        fields[kind] = extra[at + 4: at + 4 + size]
+        at += 4 + size
+    return fields
+
+
+def _zip_name(info: zipfile.ZipInfo, fields: dict[int, bytes]) -> str:
+    """The entry's name decoded right: the UTF-8 flag, Info-ZIP's Unicode path field, else
+    the bytes read as UTF-8, GBK or CP437."""
+    if info.flag_bits & 0x800:
+        return info.orig_filename
+    raw = info.orig_filename.encode("cp437")
+    unicode_path = fields.get(0x7075, b"")
+    if len(unicode_path) > 5 and struct.unpack_from("<I", unicode_path, 1)[0] == zlib.crc32(raw):
+        try:
+            return unicode_path[5:].decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    return decode_name(raw)
+
+
+def _zip_time(info: zipfile.ZipInfo, fields: dict[int, bytes]) -> float | None:
+    """The entry's time: the extended timestamp (UTC) when present, else its DOS date."""
+    stamp = fields.get(0x5455, b"")
+    if len(stamp) >= 5 and stamp[0] & 1:
+        return float(struct.unpack_from("<i", stamp, 1)[0])
+    try:
+        return time.mktime((*info.date_time, 0, 0, -1))
+    except (OverflowError, ValueError):
+        return None
+
+
+def _zip_entries(path: Path, *, lang: str | None) -> Iterator[_Entry]:
+    archive = _archive(path)
+    for index, info in enumerate(archive.infos):
+        fields = _extra_fields(info.extra)
+        name = _zip_name(info, fields)
+        parts = tuple(p for p in name.replace("\\", "/").split("/") if p)
+        mode = info.external_attr >> 16
+        if not parts:
+            continue
+        if _unsafe_name(name) or stat.S_ISLNK(mode):
+            shown = name.replace("\x00", "\\0")
+            climbs = name.startswith(("/", "\\")) or _DRIVE.match(name) or parts[0] == ".."
+            yield _Entry(("" if climbs else parts[0], shown), "refused",
+                         problem=t("grading.unsafe_member", lang=lang, name=shown))
+        elif info.is_dir():
+            yield _Entry(parts, "dir")
+        elif stat.S_IFMT(mode) not in (0, stat.S_IFREG):
+            yield _Entry(parts, "special")
+        else:
+            yield _Entry(parts, "file", info.file_size,
+                         StoredFile(path, info.filename, _zip_time(info, fields), index))
+
+
+def _unwrapped(entries: list[_Entry]) -> list[_Entry]:
+    """Without the one folder that wraps a whole export (a Drive download's assignment
+    folder, a zipped class folder), when what is inside it names the students."""
+    kept = [e for e in entries if e.kind != "refused" and not _ignored(e.parts)]
+    tops = {e.parts[0] for e in kept}
+    inner = [e.parts[1:] for e in kept if len(e.parts) > 1]
+    if (len(tops) != 1 or not inner or any(len(e.parts) == 1 and e.kind != "dir" for e in kept)
+            or _MOODLE_FOLDER.fullmatch(next(iter(tops)))):
+        return entries
+    folders = {p[0] for p in inner if len(p) > 1}
+    named = any(_MOODLE_FILE.fullmatch(p[0]) or _CANVAS_FILE.fullmatch(p[0])
+                or _CLASSROOM_FILE.fullmatch(p[0]) for p in inner if len(p) == 1)
+    if len(folders) < 2 and not named:
+        return entries
+    return [e if e.kind == "refused" else _Entry(e.parts[1:], e.kind, e.size, e.stored)
+            for e in entries if len(e.parts) > 1]
+
+
+def _one_student(entries: list[_Entry]) -> bool:
+    """True when a root holds one student's notebooks (``07-castling.ipynb`` ...), not a
+    notebook per student."""
+    files = [e for e in entries if e.kind == "file" and not _ignored(e.parts)]
+    return (bool(files) and all(len(e.parts) == 1 for e in entries
+                                if e.kind != "refused" and not _ignored(e.parts))
+            and all(_COURSE_NOTEBOOK.fullmatch(e.parts[0]) for e in files))
+
+
+# ---------------------------------------------------------------- collecting
+
+@dataclass(frozen=True)
+class _Piece:
+    owner: Owner  # student "" when no student owns it
+    name: str
+    stored: StoredFile | None = None
+    problem: str | None = None
+
+
+def _assigned(entries: list[_Entry], *, root: str, lang: str | None) -> Iterator[_Piece]:
+    """Each entry given to its student, with the sentence for what is wrong with it."""
+    entries = _unwrapped(entries)
+    single = root if _one_student(entries) else None
+    for entry in entries:
+        if entry.kind == "refused":
+            yield _Piece(folder_owner(entry.parts[0]), entry.parts[1], None, entry.problem)
+            continue
+        if _ignored(entry.parts):
+            continue
+        if entry.kind == "dir":
+            if len(entry.parts) == 1:
+                yield _Piece(folder_owner(entry.parts[0]), "")
+            continue
+        owner = student_of(entry.parts, single=single)
+        name, late = owner.file, owner.late
+        shown = name if owner.student else entry.parts[-1]
+        if entry.kind == "link":
+            if not owner.student:
+                owner = folder_owner(entry.parts[0])  # a student folder that is a link
+            yield _Piece(owner, shown, None, t("grading.link", lang=lang, name=shown))
+        elif entry.kind == "special":
+            yield _Piece(owner, shown, None, t("submissions.special", lang=lang, name=shown))
+        elif not name.lower().endswith(".ipynb"):
+            if entry.parts[-1].lower().endswith(".zip") and len(entry.parts) == 1:
+                continue  # a zip at the root is a root of its own
+            yield _Piece(owner, shown, None, t("grading.not_notebook", lang=lang, name=shown))
+        elif entry.size > MAX_BYTES:
+            yield _Piece(owner, shown, None, t("grading.too_big", lang=lang, name=shown,
+                                                 limit=MAX_BYTES // 2**20))
+        elif entry.stored is not None:
+            stored = entry.stored if late is None else replace(entry.stored, late=late)
+            yield _Piece(owner, name, stored)
+
+
+def _pieces(path: Path, *, lang: str | None) -> Iterator[_Piece]:
+    try:
+        info = path.lstat()
+    except OSError:
+        yield _Piece(Owner(""), str(path), None, t("grading.not_found", lang=lang, path=path))
+        return
+    shown = _fs_name(path.name)
+    if stat.S_ISLNK(info.st_mode):
+        yield _Piece(Owner(""), shown, None, t("grading.link", lang=lang, name=shown))
+    elif stat.S_ISDIR(info.st_mode):
+        entries = list(_walk(path))
+        yield from _assigned(entries, root=shown, lang=lang)
+        for entry in entries:
+            if (entry.stored is not None and len(entry.parts) == 1
+                    and entry.parts[0].lower().endswith(".zip")):
+                yield from _pieces(entry.stored.path, lang=lang)
+    elif not stat.S_ISREG(info.st_mode):
+        yield _Piece(Owner(""), shown, None, t("submissions.special", lang=lang, name=shown))
+    elif path.suffix.lower() == ".zip":
+        try:
+            entries = list(_zip_entries(path, lang=lang))
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+            yield _Piece(Owner(""), shown, None, t("grading.bad_zip", lang=lang, name=shown))
+            return
+        yield from _assigned(entries, root=_fs_name(path.stem), lang=lang)
+    else:
+        single = _fs_name(path.parent.name) if _COURSE_NOTEBOOK.fullmatch(shown) else None
+        entry = _Entry((shown,), "file", info.st_size, StoredFile(path, mtime=info.st_mtime))
+        yield from _assigned([entry], root=single or "", lang=lang)
+
+
+def _newest(files: list[tuple[str, StoredFile]], *, lang: str | None,
+            ) -> tuple[list[tuple[str, StoredFile]], list[str]]:
+    """One file per name (the newest, else the last listed) and a sentence per name that was
+    handed in more than once."""
+    chosen: dict[str, StoredFile] = {}
+    twice: list[str] = []
+    for name, stored in files:
+        before = chosen.get(name)
+        if before is not None:
+            twice += [] if name in twice else [name]
+            if (before.mtime or 0) > (stored.mtime or 0) and stored.mtime is not None:
+                continue
+        chosen[name] = stored
+    problems = [t("submissions.twice", lang=lang, name=name) for name in twice]
+    return sorted(chosen.items()), problems
+
+
+def collect(paths: Iterable[str | Path], *, lang: str | None = None,
+            ) -> tuple[list[Submission], list[tuple[str, str]]]:
+    """The submissions under ``paths`` by student, and the problems no student owns.
+
+    Folders hold a folder per student or notebooks named by student (``ana.ipynb``); a zip's
+    first folder names the student; LMS exports are read by their own naming.  Every student
+    folder gives a Submission, even an empty one.  Unsafe names and files over 20 MB are
+    refused, each with a sentence.
+    """
+    files: dict[str, list[tuple[str, StoredFile]]] = {}
+    problems: dict[str, list[str]] = {}
+    names: dict[str, str] = {}
+    loose: list[tuple[str, str]] = []
+    renamed: dict[str, str] = {}
+    pieces = [piece for path in paths for piece in _pieces(Path(path), lang=lang)]
+    keys: dict[str, set[str]] = {}
+    for piece in pieces:
+        keys.setdefault(piece.owner.student, set()).add(piece.owner.key)
+    for piece in pieces:
+        owner = piece.owner
+        if not display_name(owner.student):
+            loose.append((piece.name, piece.problem or t(
+                "grading.unsafe_student", lang=lang, name=owner.student)))
+            continue
+        shared = owner.keyed or len(keys[owner.student]) > 1  # two students, one name
+        raw = f"{owner.student}_{owner.key}" if shared else owner.student
+        student = student_id(raw)
+        if student not in names:
+            names[student], files[student], problems[student] = (
+                display_name(owner.student), [], [])
+            if student != display_name(raw):  # cut, or odd characters replaced
+                renamed[student] = t("submissions.renamed", lang=lang, name=display_name(raw),
+                                     student=student)
+        if piece.problem:
+            problems[student].append(piece.problem)
+        if piece.stored is not None:
+            files[student].append((piece.name, piece.stored))
+    found = []
+    for student in sorted(files):
+        kept, twice = _newest(files[student], lang=lang)
+        said = problems[student] + twice
+        if not kept and not said:
+            said.append(t("submissions.nothing", lang=lang, name=names[student]))
+        said = ([renamed[student]] if student in renamed else []) + said
+        found.append(Submission(student, tuple(kept), tuple(said), names[student]))
+    return found, loose
