@@ -10,8 +10,11 @@ Every tag is computed from the position with python-chess; nothing is guessed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import hashlib
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from importlib import resources
 
 import chess
 
@@ -419,3 +422,77 @@ def describe_motifs(position: Position, move: MoveLike, *, lang: str | None = No
         sentence = t("tactics.sentence", lang=lang, clause=clause)
     # SAN is filled in last: a sentence starting with a pawn move ("exd6") keeps its small letter.
     return sentence.replace("{san}", played.before.san(played.move))
+
+
+# ---- measuring the names against Lichess's puzzle themes ------------------------------------
+
+THEMES: dict[str, str] = {
+    "fork": "fork", "pin": "pin", "skewer": "skewer", "discoveredAttack": "discovered_attack",
+}
+"""Lichess puzzle theme -> the tag of :data:`MOTIFS` that names it."""
+
+
+def _bank_puzzles() -> frozenset[str]:
+    """PuzzleIds the exercise bank uses (``source = "lichess:<id>"``)."""
+    bank = resources.files("chesskit") / "bank"
+    found: set[str] = set()
+    for entry in bank.iterdir():
+        if entry.name.endswith(".toml"):
+            found.update(re.findall(r'"lichess:(\w+)"', entry.read_text(encoding="utf-8")))
+    return frozenset(found)
+
+
+def puzzle_part(puzzle_id: str) -> str:
+    """``"held-out"`` or ``"tuning"``: the part of the Lichess sample a puzzle belongs to.
+
+    Held-out: the first byte of SHA-256(PuzzleId) is odd and the bank does not use the puzzle.
+    Definitions are tuned on the other part only; the tests measure the held-out part.
+
+    >>> puzzle_part("000rZ") in ("held-out", "tuning")
+    True
+    """
+    odd = hashlib.sha256(puzzle_id.encode()).digest()[0] % 2 == 1
+    return "held-out" if odd and puzzle_id not in _bank_puzzles() else "tuning"
+
+
+@dataclass(frozen=True)
+class ThemeRate:
+    """How well one tag names one Lichess theme on a set of puzzles."""
+
+    with_theme: int
+    recall_first: float
+    recall_any: float
+    without_theme: int
+    false_any: float
+    false_first: float
+
+
+def theme_rates(rows: Iterable[Mapping[str, str]]) -> dict[str, ThemeRate]:
+    """For each theme of :data:`THEMES`: recall and false positives of its tag on puzzle rows
+    (the columns of the Lichess CSV), looking at the learner's first move and at any of them.
+
+    >>> row = {"FEN": "r3k3/8/8/1N6/8/8/8/4K3 b - - 0 1", "Moves": "e8d8 b5c7", "Themes": "fork"}
+    >>> theme_rates([row])["fork"].recall_first
+    1.0
+    """
+    counts = {theme: [0, 0, 0, 0, 0, 0] for theme in THEMES}
+    for row in rows:
+        board = chess.Board(row["FEN"])
+        moves = [chess.Move.from_uci(uci) for uci in row["Moves"].split()]
+        board.push(moves[0])
+        learner: list[frozenset[str]] = []
+        for index, move in enumerate(moves[1:]):
+            if index % 2 == 0:
+                learner.append(motifs(board, move))
+            board.push(move)
+        every = frozenset().union(*learner)
+        themes = set(row["Themes"].split())
+        for theme, tag in THEMES.items():
+            row_counts = counts[theme]
+            offset = 0 if theme in themes else 3
+            row_counts[offset] += 1
+            row_counts[offset + 1] += tag in learner[0]
+            row_counts[offset + 2] += tag in every
+    return {theme: ThemeRate(c[0], c[1] / max(c[0], 1), c[2] / max(c[0], 1), c[3],
+                             c[5] / max(c[3], 1), c[4] / max(c[3], 1))
+            for theme, c in counts.items()}
