@@ -182,9 +182,9 @@ def legal_matches(board: chess.Board, readings: tuple[MoveIntent, ...]) -> list[
     found = [sorted((m for m in legal if r.matches(board, m)), key=chess.Move.uci)
              for r in readings]
     first = next((moves for moves in found if moves), [])
-    if len(readings) == 2 and readings[1].piece == chess.BISHOP and all(found):
-        if readings[0].text not in {board.san(m).rstrip("+#") for m in found[0]}:
-            return sorted(found[0] + found[1], key=chess.Move.uci)
+    if (len(readings) == 2 and readings[1].piece == chess.BISHOP and all(found)
+            and readings[0].text not in {board.san(m).rstrip("+#") for m in found[0]}):
+        return sorted(found[0] + found[1], key=chess.Move.uci)
     return first
 
 
