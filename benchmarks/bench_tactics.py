@@ -1,8 +1,8 @@
 """How well chesskit.tactics names Lichess's themes, and how fast ``motifs`` is.
 
 Part 1, naming: the packaged Lichess sample is split by :func:`chesskit.tactics.puzzle_part`
-(SHA-256 of the PuzzleId: even first byte = "tuning", odd = "held-out"; puzzles used in the
-bank count as tuning). For fork, pin, skewer and discovered attack it prints, on each part, the
+(SHA-256 of the PuzzleId: even first byte = "tuning", odd = "held-out"; the held-out part is
+also measured without the puzzles the bank uses, "held-out, not in bank" shown as "held-out,"). For fork, pin, skewer and discovered attack it prints, on each part, the
 recall (puzzles with the theme where the tag is on the learner's first move / on any learner
 move) and the false-positive rate (puzzles without the theme where the tag is on any learner
 move). Lichess tags a theme when it happens on any move of the solution.
@@ -23,7 +23,7 @@ from importlib import resources
 
 import chess
 
-from chesskit.tactics import THEMES, describe_motifs, motifs, puzzle_part, theme_rates
+from chesskit.tactics import THEMES, bank_puzzles, describe_motifs, motifs, puzzle_part, theme_rates
 
 
 def _rows() -> list[dict[str, str]]:
@@ -66,10 +66,13 @@ def _plain(board: chess.Board, move: chess.Move) -> bool:
 def naming_table(rows: list[dict[str, str]]) -> None:
     print(f"{'theme':<18}{'part':<10}{'with':>5}{'first':>8}{'any':>8}{'without':>8}"
           f"{'false+':>8}{'false+1':>8}")
-    for part in ("tuning", "held-out"):
-        chosen = [row for row in rows if puzzle_part(row["PuzzleId"]) == part]
+    bank = bank_puzzles()
+    parts = {part: [row for row in rows if puzzle_part(row["PuzzleId"]) == part]
+             for part in ("tuning", "held-out")}
+    parts["held-out, not in bank"] = [r for r in parts["held-out"] if r["PuzzleId"] not in bank]
+    for part, chosen in parts.items():
         for theme, rate in theme_rates(chosen).items():
-            print(f"{theme:<18}{part:<10}{rate.with_theme:>5}{rate.recall_first:>8.0%}"
+            print(f"{theme:<18}{part[:10]:<10}{rate.with_theme:>5}{rate.recall_first:>8.0%}"
                   f"{rate.recall_any:>8.0%}{rate.without_theme:>8}{rate.false_any:>8.0%}"
                   f"{rate.false_first:>8.0%}")
     print(f"themes: {', '.join(THEMES)}; first/any: recall on the first / any learner move; "

@@ -87,19 +87,101 @@ def _type(board: chess.Board, square: chess.Square) -> chess.PieceType:
     return piece_type
 
 
-def _is_target(board: chess.Board, square: chess.Square, mover: chess.PieceType) -> bool:
-    """An enemy piece worth attacking: the king, worth more than the attacker, or undefended."""
-    kind = _type(board, square)
+def _defended(board: chess.Board, square: chess.Square) -> bool:
+    """Whether a piece of the same colour protects the piece on ``square``."""
     color = board.color_at(square)
     assert color is not None
-    return (kind == chess.KING or worth(kind) > worth(mover)
-            or not board.attackers_mask(color, square))
+    return bool(board.attackers_mask(color, square))
+
+
+def exchange(board: chess.BaseBoard, attacker: chess.Square, target: chess.Square) -> int:
+    """What taking the piece on ``target`` with the piece on ``attacker`` wins once both sides
+    have taken back on that square as long as it pays (cheapest piece first; a king never
+    takes a protected piece).
+
+    >>> exchange(chess.Board("4k3/8/2p5/3n4/8/4N3/8/4K3 w - - 0 1"), chess.E3, chess.D5)
+    0
+    >>> exchange(chess.Board("4k3/8/8/3r4/8/4N3/8/4K3 w - - 0 1"), chess.E3, chess.D5)
+    5
+    """
+    occupied = board.occupied & ~chess.BB_SQUARES[attacker]
+    gains = [worth(_type(board, target))]
+    standing = worth(_type(board, attacker))
+    side = board.color_at(target)
+    while True:
+        takers = board.attackers_mask(side, target, occupied) & occupied
+        if not takers:
+            break
+        cheapest = min(chess.scan_forward(takers), key=lambda s: worth(_type(board, s)))
+        if (_type(board, cheapest) == chess.KING
+                and board.attackers_mask(not side, target, occupied) & occupied
+                & ~chess.BB_SQUARES[cheapest]):
+            break
+        gains.append(standing - gains[-1])
+        standing = worth(_type(board, cheapest))
+        occupied &= ~chess.BB_SQUARES[cheapest]
+        side = not side
+    while len(gains) > 1:
+        last = gains.pop()
+        gains[-1] = min(gains[-1], -last)
+    return gains[0]
+
+
+def _is_target(board: chess.Board, square: chess.Square, attacker: chess.Square) -> bool:
+    """A piece worth attacking: the king, or a piece (not a pawn) the attacker wins by taking
+    it (worth more than the attacker, or not defended enough)."""
+    kind = _type(board, square)
+    return kind == chess.KING or (kind != chess.PAWN and exchange(board, attacker, square) > 0)
+
+
+def _capture_move(board: chess.Board, start: chess.Square, target: chess.Square) -> chess.Move:
+    last_rank = (board.piece_type_at(start) == chess.PAWN
+                 and chess.square_rank(target) in (0, 7))
+    return chess.Move(start, target, chess.QUEEN if last_rank else None)
+
+
+def _best_gain(board: chess.Board, attackers: chess.Bitboard) -> int:
+    """The most the side to move wins with one capture by a piece of ``attackers``."""
+    best = 0
+    enemy = board.occupied_co[not board.turn] & ~board.kings
+    for start in chess.scan_forward(attackers & board.occupied_co[board.turn]):
+        for target in chess.scan_forward(board.attacks_mask(start) & enemy):
+            gain = exchange(board, start, target)
+            if gain > best and board.is_legal(_capture_move(board, start, target)):
+                best = gain
+    return best
+
+
+def _recapture_gain(board: chess.Board, square: chess.Square) -> int:
+    """What the side to move wins by taking back on ``square`` with its cheapest piece."""
+    takers = [m.from_square for m in board.generate_legal_moves(to_mask=chess.BB_SQUARES[square])]
+    if not takers:
+        return 0
+    cheapest = min(takers, key=lambda s: worth(_type(board, s)))
+    return max(exchange(board, cheapest, square), 0)
+
+
+def _threat_holds(after: chess.Board, attackers: chess.Bitboard) -> bool:
+    """Whether every reply of the side to move in ``after`` still lets a piece of
+    ``attackers`` win material (more than the reply took): the attack cannot be answered."""
+    replies = list(after.legal_moves)
+    for reply in replies:
+        taken = (worth(_type(after, reply.to_square)) if after.is_capture(reply)
+                 and not after.is_en_passant(reply) else 0)
+        after.push(reply)
+        gain = max(_best_gain(after, attackers), _recapture_gain(after, reply.to_square)
+                   if taken else 0)
+        after.pop()
+        if gain <= taken:
+            return False
+    return bool(replies)
 
 
 def fork_targets(board_after: chess.Board, square: chess.Square) -> list[chess.Square]:
-    """Enemy pieces the piece on ``square`` attacks that are worth attacking, most valuable first.
+    """Enemy pieces the piece on ``square`` attacks that are worth attacking (the king, or a
+    piece worth more than it or undefended; pawns never), most valuable first.
 
-    A fork is two or more of them.
+    A fork is two or more of them that the opponent cannot both save (:func:`is_fork`).
 
     >>> board = chess.Board("r3k3/2N5/8/8/8/8/8/4K3 b - - 1 1")
     >>> [chess.square_name(s) for s in fork_targets(board, chess.C7)]
@@ -109,43 +191,147 @@ def fork_targets(board_after: chess.Board, square: chess.Square) -> list[chess.S
     if piece is None:
         return []
     attacked = board_after.attacks_mask(square) & board_after.occupied_co[not piece.color]
-    targets = [s for s in chess.scan_forward(attacked)
-               if _is_target(board_after, s, piece.piece_type)]
+    targets = [s for s in chess.scan_forward(attacked) if _is_target(board_after, s, square)]
     return sorted(targets, key=lambda s: (-worth(_type(board_after, s)), s))
+
+
+def is_fork(board_after: chess.Board, square: chess.Square) -> bool:
+    """Whether the piece on ``square`` forks: two or more :func:`fork_targets`, and every reply
+    still leaves it a capture that wins material.
+
+    >>> is_fork(chess.Board("r3k3/2N5/8/8/8/8/8/4K3 b - - 1 1"), chess.C7)
+    True
+    >>> is_fork(chess.Board("r3k3/1pN5/8/8/8/8/8/4K3 b - - 1 1"), chess.C7)  # b7 takes
+    False
+    """
+    if len(fork_targets(board_after, square)) < 2:
+        return False
+    return _threat_holds(board_after, chess.BB_SQUARES[square])
+
+
+def _beyond(board: chess.Board, start: chess.Square, through: chess.Square
+            ) -> chess.Square | None:
+    """The first piece behind ``through`` on the line from ``start``."""
+    step = (_sign(chess.square_file(through) - chess.square_file(start)),
+            _sign(chess.square_rank(through) - chess.square_rank(start)))
+    return next((s for s in _walk(through, step) if board.occupied & chess.BB_SQUARES[s]), None)
+
+
+def _sign(number: int) -> int:
+    return (number > 0) - (number < 0)
+
+
+def _real_pin(board: chess.Board, pinner: chess.Square, front: chess.Square,
+              behind: chess.Square) -> bool:
+    """A pin that holds: behind is the king, or worth more than the pinned piece and won when
+    the pinned piece steps aside; and the pinned piece cannot simply take the pinner."""
+    kind, back = _type(board, front), _type(board, behind)
+    if kind == chess.KING:
+        return False
+    if back != chess.KING:
+        if worth(back) <= worth(kind):
+            return False
+        stepped_aside = board.copy(stack=False)
+        stepped_aside.remove_piece_at(front)
+        if exchange(stepped_aside, pinner, behind) <= 0:
+            return False
+    if board.attacks_mask(front) & chess.BB_SQUARES[pinner]:
+        return exchange(board, front, pinner) <= 0
+    return True
+
+
+def _pin_pays(board: chess.Board, pinner: chess.Square, front: chess.Square) -> bool:
+    """The pin costs the opponent something: the pinned piece could otherwise move off the
+    line, and it is attacked and lost (it cannot step away), or it cannot take a piece it
+    attacks."""
+    line = chess.ray(pinner, front)
+    color = board.color_at(front)
+    off_line = [m.to_square for m in board.generate_pseudo_legal_moves(
+        from_mask=chess.BB_SQUARES[front]) if not line & chess.BB_SQUARES[m.to_square]]
+    if not off_line:
+        return False
+    attackers = board.attackers_mask(not color, front)
+    if any(exchange(board, a, front) > 0 for a in chess.scan_forward(attackers)):
+        return True
+    ours = board.occupied_co[not color] & ~board.kings
+    return any(board.piece_at(s) is not None and board.color_at(s) == (not color)
+               and ours & chess.BB_SQUARES[s] and exchange(board, front, s) > 0
+               for s in off_line)
+
+
+def _pins_of(board: chess.Board, front: chess.Square
+             ) -> list[tuple[chess.Square, chess.Square]]:
+    """(pinner, behind) for each slider that pins the piece on ``front`` and the pin pays."""
+    found = []
+    color = board.color_at(front)
+    for pinner in chess.scan_forward(board.attackers_mask(not color, front)):
+        if _type(board, pinner) not in _LINES:
+            continue
+        behind = _beyond(board, pinner, front)
+        if (behind is not None and board.color_at(behind) == color
+                and _real_pin(board, pinner, front, behind) and _pin_pays(board, pinner, front)):
+            found.append((pinner, behind))
+    return found
 
 
 def pinned_by(board_after: chess.Board,
               square: chess.Square) -> list[tuple[chess.Square, chess.Square]]:
-    """(pinned, behind) pairs: the slider on ``square`` pins an enemy piece to its king or to a
-    more valuable piece behind it.
+    """(pinned, behind) pairs: the slider on ``square`` pins an enemy piece to its king, or to a
+    more valuable piece it would win if the pinned piece stepped aside; and the pin pays (the
+    pinned piece is lost, or cannot take a piece it attacks).
 
     >>> board = chess.Board("4k3/8/2n5/1B6/8/8/8/4K3 b - - 1 1")
     >>> [(chess.square_name(a), chess.square_name(b)) for a, b in pinned_by(board, chess.B5)]
     [('c6', 'e8')]
     """
     return [(front, behind) for front, behind in _enemy_lines(board_after, square)
-            if _type(board_after, front) != chess.KING
-            and worth(_type(board_after, behind)) > worth(_type(board_after, front))]
+            if _real_pin(board_after, square, front, behind)
+            and _pin_pays(board_after, square, front)]
+
+
+def pins_used(board_after: chess.Board,
+              square: chess.Square) -> list[tuple[chess.Square, chess.Square]]:
+    """(pinned, behind) pairs where the piece on ``square`` uses a pin made by another piece:
+    it attacks the pinned piece, which cannot step away, or stands where the pinned piece
+    cannot take it.
+
+    >>> board = chess.Board("4k3/4n3/3P4/8/8/8/8/4RK2 b - - 0 1")
+    >>> [(chess.square_name(a), chess.square_name(b)) for a, b in pins_used(board, chess.D6)]
+    [('e7', 'e8')]
+    """
+    piece = board_after.piece_at(square)
+    if piece is None:
+        return []
+    enemy = board_after.occupied_co[not piece.color] & ~board_after.kings
+    near = (board_after.attacks_mask(square) | board_after.attackers_mask(not piece.color,
+                                                                          square)) & enemy
+    used = []
+    for front in chess.scan_forward(near):
+        used += [(front, behind) for pinner, behind in _pins_of(board_after, front)
+                 if pinner != square]
+    return used
 
 
 def skewer_targets(board_after: chess.Board,
                    square: chess.Square) -> list[tuple[chess.Square, chess.Square]]:
     """(front, behind) pairs: the slider on ``square`` attacks the king or a valuable piece, and
-    a less valuable enemy piece behind it is worth taking once the front piece steps aside.
+    a less valuable enemy piece behind it is won once the front piece steps aside; the front
+    piece cannot answer by taking the slider, and no reply saves both.
 
     >>> board = chess.Board("7r/8/8/8/3k4/8/8/B3K3 b - - 1 1")
     >>> [(chess.square_name(a), chess.square_name(b)) for a, b in skewer_targets(board, chess.A1)]
     [('d4', 'h8')]
     """
-    mover = _type(board_after, square)
     pairs = []
     for front, behind in _enemy_lines(board_after, square):
         if worth(_type(board_after, front)) <= worth(_type(board_after, behind)):
             continue
         stepped_aside = board_after.copy(stack=False)
         stepped_aside.remove_piece_at(front)
-        if _is_target(stepped_aside, behind, mover):
+        if exchange(stepped_aside, square, behind) > 0:
             pairs.append((front, behind))
+    if pairs and not _threat_holds(board_after, chess.BB_SQUARES[square]):
+        return []
     return pairs
 
 
@@ -168,8 +354,9 @@ def _vacated(board_before: chess.Board, move: chess.Move) -> chess.Bitboard:
 
 def discovered_targets(board_before: chess.Board,
                        move: chess.Move) -> list[tuple[chess.Square, chess.Square]]:
-    """(attacker, target) pairs: the move uncovers an attack by another own piece on an enemy
-    piece worth more than a pawn (the king included).
+    """(attacker, target) pairs: the move uncovers an attack by another own piece on the king
+    or on a piece it wins (worth more than the attacker, or undefended; not a pawn), and the
+    opponent cannot meet both that attack and the moved piece.
 
     >>> board = chess.Board("3q2k1/8/8/8/3N4/8/8/3RK3 w - - 0 1")
     >>> [(chess.square_name(a), chess.square_name(b))
@@ -181,21 +368,35 @@ def discovered_targets(board_before: chess.Board,
     return _discovered(board_before, move, after)
 
 
-def _discovered(board_before: chess.Board, move: chess.Move,
-                after: chess.Board) -> list[tuple[chess.Square, chess.Square]]:
+def _uncovered(board_before: chess.Board, move: chess.Move,
+               after: chess.Board) -> list[tuple[chess.Square, chess.Square]]:
+    """(attacker, target): attacks of other own sliders through the squares the move empties,
+    on the king or on pieces they would win."""
     color = board_before.turn
     vacated = _vacated(board_before, move)
     sliders = 0
     for kind in _SLIDERS:
         sliders |= after.pieces_mask(kind, color)
     sliders &= ~_moved_squares(board_before, move)
-    enemy = after.occupied_co[not color] & ~after.pawns
     pairs = []
     for attacker in chess.scan_forward(sliders):
-        for target in chess.scan_forward(after.attacks_mask(attacker) & enemy):
-            if chess.between(attacker, target) & vacated:
+        for target in chess.scan_forward(after.attacks_mask(attacker) & after.occupied_co[
+                not color]):
+            if (chess.between(attacker, target) & vacated
+                    and _is_target(after, target, attacker)):
                 pairs.append((attacker, target))
     return sorted(pairs, key=lambda pair: (-worth(_type(after, pair[1])), pair))
+
+
+def _discovered(board_before: chess.Board, move: chess.Move,
+                after: chess.Board) -> list[tuple[chess.Square, chess.Square]]:
+    pairs = _uncovered(board_before, move, after)
+    if not pairs or after.is_check():
+        return pairs
+    attackers = chess.BB_SQUARES[move.to_square]
+    for attacker, _ in pairs:
+        attackers |= chess.BB_SQUARES[attacker]
+    return pairs if _threat_holds(after, attackers) else []
 
 
 def pins_made(board_before: chess.Board,
@@ -275,6 +476,15 @@ class _Played:
         return VALUES[taken] if taken and not self.before.is_castling(self.move) else 0
 
 
+def _pin_tag(after: chess.Board, square: chess.Square, *, mate: bool) -> bool:
+    """The moved piece makes or uses a pin; a mate counts only when a pinned piece could
+    otherwise take the mating piece."""
+    if mate:
+        return any(after.attacks_mask(front) & chess.BB_SQUARES[square]
+                   for front, _ in pins_used(after, square))
+    return bool(pinned_by(after, square) or pins_used(after, square))
+
+
 def _tags(played: _Played) -> frozenset[str]:
     before, move, after = played.before, played.move, played.after
     checkers = after.checkers_mask()
@@ -287,10 +497,10 @@ def _tags(played: _Played) -> frozenset[str]:
         "promotion": move.promotion is not None,
         "en_passant": before.is_en_passant(move),
         "castling": before.is_castling(move),
-        "fork": len(fork_targets(after, move.to_square)) >= 2,
-        "pin": bool(pinned_by(after, move.to_square)),
-        "skewer": bool(skewer_targets(after, move.to_square)),
-        "discovered_attack": bool(_discovered(before, move, after)),
+        "fork": not mate and is_fork(after, move.to_square),
+        "pin": _pin_tag(after, move.to_square, mate=mate),
+        "skewer": not mate and bool(skewer_targets(after, move.to_square)),
+        "discovered_attack": not mate and bool(_discovered(before, move, after)),
         "discovered_check": bool(checkers & ~_moved_squares(before, move)),
         "double_check": chess.popcount(checkers) >= 2,
         "hanging": not mate and _hanging(after, move.to_square, played.gained()),
@@ -432,8 +642,12 @@ THEMES: dict[str, str] = {
 """Lichess puzzle theme -> the tag of :data:`MOTIFS` that names it."""
 
 
-def _bank_puzzles() -> frozenset[str]:
-    """PuzzleIds the exercise bank uses (``source = "lichess:<id>"``)."""
+def bank_puzzles() -> frozenset[str]:
+    """PuzzleIds the exercise bank uses (``source = "lichess:<id>"``).
+
+    >>> "000rZ" in bank_puzzles()
+    True
+    """
     bank = resources.files("chesskit") / "bank"
     found: set[str] = set()
     for entry in bank.iterdir():
@@ -445,14 +659,15 @@ def _bank_puzzles() -> frozenset[str]:
 def puzzle_part(puzzle_id: str) -> str:
     """``"held-out"`` or ``"tuning"``: the part of the Lichess sample a puzzle belongs to.
 
-    Held-out: the first byte of SHA-256(PuzzleId) is odd and the bank does not use the puzzle.
-    Definitions are tuned on the other part only; the tests measure the held-out part.
+    Held-out when the first byte of SHA-256(PuzzleId) is odd. The definitions of this module
+    were tuned on the other part only; the tests measure the held-out part (also without the
+    puzzles the bank uses, see :func:`bank_puzzles`).
 
-    >>> puzzle_part("000rZ") in ("held-out", "tuning")
-    True
+    >>> puzzle_part("000rZ"), puzzle_part("001KR")
+    ('tuning', 'held-out')
     """
     odd = hashlib.sha256(puzzle_id.encode()).digest()[0] % 2 == 1
-    return "held-out" if odd and puzzle_id not in _bank_puzzles() else "tuning"
+    return "held-out" if odd else "tuning"
 
 
 @dataclass(frozen=True)
