@@ -229,7 +229,7 @@ def _real_pin(board: chess.Board, pinner: chess.Square, front: chess.Square,
     if kind == chess.KING:
         return False
     if back != chess.KING:
-        if worth(back) <= worth(kind):
+        if kind == chess.PAWN or worth(back) <= worth(kind):
             return False
         stepped_aside = board.copy(stack=False)
         stepped_aside.remove_piece_at(front)
@@ -293,7 +293,7 @@ def pins_used(board_after: chess.Board,
               square: chess.Square) -> list[tuple[chess.Square, chess.Square]]:
     """(pinned, behind) pairs where the piece on ``square`` uses a pin made by another piece:
     it attacks the pinned piece, which cannot step away, or stands where the pinned piece
-    cannot take it.
+    cannot take it, or gives a check the pinned piece cannot block.
 
     >>> board = chess.Board("4k3/4n3/3P4/8/8/8/8/4RK2 b - - 0 1")
     >>> [(chess.square_name(a), chess.square_name(b)) for a, b in pins_used(board, chess.D6)]
@@ -309,6 +309,16 @@ def pins_used(board_after: chess.Board,
     for front in chess.scan_forward(near):
         used += [(front, behind) for pinner, behind in _pins_of(board_after, front)
                  if pinner != square]
+    king = board_after.king(not piece.color)
+    if king is not None and board_after.checkers_mask() & chess.BB_SQUARES[square]:
+        answers = chess.between(square, king) | chess.BB_SQUARES[square]
+        for front in chess.scan_forward(enemy & ~near):
+            line = board_after.pin_mask(not piece.color, front)
+            if line != chess.BB_ALL and any(
+                    answers & ~line & chess.BB_SQUARES[m.to_square]
+                    for m in board_after.generate_pseudo_legal_moves(
+                        from_mask=chess.BB_SQUARES[front])):
+                used.append((front, king))  # the pinned piece cannot block or take the checker
     return used
 
 
@@ -544,7 +554,8 @@ def _fork(p: _Played, lang: str | None) -> dict[str, str]:
 
 
 def _pin(p: _Played, lang: str | None) -> dict[str, str]:
-    pinned, behind = pinned_by(p.after, p.move.to_square)[0]
+    pinned, behind = (pinned_by(p.after, p.move.to_square)
+                      or pins_used(p.after, p.move.to_square))[0]
     return {"pinned": _names(p.after, [pinned], lang), "behind": _names(p.after, [behind], lang)}
 
 
@@ -604,6 +615,8 @@ def _clause(p: _Played, tags: frozenset[str], lang: str | None) -> str:
             if tag == "castling":
                 side = "kingside" if p.before.is_kingside_castling(p.move) else "queenside"
                 return t(f"tactics.castling_{side}", lang=lang, san="{san}")
+            if tag == "pin" and not pinned_by(p.after, p.move.to_square):
+                tag = "pin_used"
             return t(f"tactics.{tag}", lang=lang, san="{san}", **fields(p, lang))
     return t("tactics.quiet", lang=lang, san="{san}")
 
