@@ -161,9 +161,11 @@ def _recapture_gain(board: chess.Board, square: chess.Square) -> int:
     return max(exchange(board, cheapest, square), 0)
 
 
-def _threat_holds(after: chess.Board, attackers: chess.Bitboard) -> bool:
-    """Whether every reply of the side to move in ``after`` still lets a piece of
-    ``attackers`` win material (more than the reply took): the attack cannot be answered."""
+def _threat_holds(after: chess.Board, attackers: chess.Bitboard, banked: int) -> bool:
+    """Whether after every reply of the side to move in ``after``, a piece of ``attackers``
+    (or a piece taking back) still wins something, and the other side comes out ahead:
+    ``banked`` (what its move took) minus what the reply takes plus that capture is more than
+    nothing. Then the attack cannot be answered."""
     replies = list(after.legal_moves)
     for reply in replies:
         taken = (worth(_type(after, reply.to_square)) if after.is_capture(reply)
@@ -172,7 +174,7 @@ def _threat_holds(after: chess.Board, attackers: chess.Bitboard) -> bool:
         gain = max(_best_gain(after, attackers), _recapture_gain(after, reply.to_square)
                    if taken else 0)
         after.pop()
-        if gain <= taken:
+        if gain <= 0 or banked - taken + gain <= 0:
             return False
     return bool(replies)
 
@@ -195,7 +197,7 @@ def fork_targets(board_after: chess.Board, square: chess.Square) -> list[chess.S
     return sorted(targets, key=lambda s: (-worth(_type(board_after, s)), s))
 
 
-def is_fork(board_after: chess.Board, square: chess.Square) -> bool:
+def is_fork(board_after: chess.Board, square: chess.Square, *, banked: int = 0) -> bool:
     """Whether the piece on ``square`` forks: two or more :func:`fork_targets`, and every reply
     still leaves it a capture that wins material.
 
@@ -206,7 +208,7 @@ def is_fork(board_after: chess.Board, square: chess.Square) -> bool:
     """
     if len(fork_targets(board_after, square)) < 2:
         return False
-    return _threat_holds(board_after, chess.BB_SQUARES[square])
+    return _threat_holds(board_after, chess.BB_SQUARES[square], banked)
 
 
 def _beyond(board: chess.Board, start: chess.Square, through: chess.Square
@@ -322,8 +324,8 @@ def pins_used(board_after: chess.Board,
     return used
 
 
-def skewer_targets(board_after: chess.Board,
-                   square: chess.Square) -> list[tuple[chess.Square, chess.Square]]:
+def skewer_targets(board_after: chess.Board, square: chess.Square, *,
+                   banked: int = 0) -> list[tuple[chess.Square, chess.Square]]:
     """(front, behind) pairs: the slider on ``square`` attacks the king or a valuable piece, and
     a less valuable enemy piece behind it is won once the front piece steps aside; the front
     piece cannot answer by taking the slider, and no reply saves both.
@@ -340,9 +342,17 @@ def skewer_targets(board_after: chess.Board,
         stepped_aside.remove_piece_at(front)
         if exchange(stepped_aside, square, behind) > 0:
             pairs.append((front, behind))
-    if pairs and not _threat_holds(board_after, chess.BB_SQUARES[square]):
+    if pairs and not _threat_holds(board_after, chess.BB_SQUARES[square], banked):
         return []
     return pairs
+
+
+def _taken(board_before: chess.Board, move: chess.Move) -> int:
+    """The worth of the piece ``move`` captures (0 for none)."""
+    if board_before.is_en_passant(move):
+        return VALUES[chess.PAWN]
+    taken = board_before.piece_type_at(move.to_square)
+    return VALUES[taken] if taken and not board_before.is_castling(move) else 0
 
 
 def _moved_squares(board_before: chess.Board, move: chess.Move) -> chess.Bitboard:
@@ -406,7 +416,7 @@ def _discovered(board_before: chess.Board, move: chess.Move,
     attackers = chess.BB_SQUARES[move.to_square]
     for attacker, _ in pairs:
         attackers |= chess.BB_SQUARES[attacker]
-    return pairs if _threat_holds(after, attackers) else []
+    return pairs if _threat_holds(after, attackers, _taken(board_before, move)) else []
 
 
 def pins_made(board_before: chess.Board,
@@ -480,10 +490,7 @@ class _Played:
         return _type(self.after, self.move.to_square)
 
     def gained(self) -> int:
-        if self.before.is_en_passant(self.move):
-            return VALUES[chess.PAWN]
-        taken = self.before.piece_type_at(self.move.to_square)
-        return VALUES[taken] if taken and not self.before.is_castling(self.move) else 0
+        return _taken(self.before, self.move)
 
 
 def _pin_tag(after: chess.Board, square: chess.Square, *, mate: bool) -> bool:
@@ -507,9 +514,10 @@ def _tags(played: _Played) -> frozenset[str]:
         "promotion": move.promotion is not None,
         "en_passant": before.is_en_passant(move),
         "castling": before.is_castling(move),
-        "fork": not mate and is_fork(after, move.to_square),
+        "fork": not mate and is_fork(after, move.to_square, banked=played.gained()),
         "pin": _pin_tag(after, move.to_square, mate=mate),
-        "skewer": not mate and bool(skewer_targets(after, move.to_square)),
+        "skewer": not mate and bool(skewer_targets(after, move.to_square,
+                                                   banked=played.gained())),
         "discovered_attack": not mate and bool(_discovered(before, move, after)),
         "discovered_check": bool(checkers & ~_moved_squares(before, move)),
         "double_check": chess.popcount(checkers) >= 2,
@@ -560,7 +568,7 @@ def _pin(p: _Played, lang: str | None) -> dict[str, str]:
 
 
 def _skewer(p: _Played, lang: str | None) -> dict[str, str]:
-    front, behind = skewer_targets(p.after, p.move.to_square)[0]
+    front, behind = skewer_targets(p.after, p.move.to_square, banked=p.gained())[0]
     return {"front": _names(p.after, [front], lang), "behind": _names(p.after, [behind], lang)}
 
 
