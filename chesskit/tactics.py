@@ -167,9 +167,15 @@ def _threat_holds(after: chess.Board, attackers: chess.Bitboard, banked: int) ->
     ``banked`` (what its move took) minus what the reply takes plus that capture is more than
     nothing. Then the attack cannot be answered."""
     replies = list(after.legal_moves)
+    attacked = 0
+    for attacker in chess.scan_forward(attackers & after.occupied_co[not after.turn]):
+        attacked |= after.attacks_mask(attacker)
     for reply in replies:
         taken = (worth(_type(after, reply.to_square)) if after.is_capture(reply)
                  and not after.is_en_passant(reply) else 0)
+        if (not taken and after.gives_check(reply)
+                and not attacked & chess.BB_SQUARES[reply.from_square]):
+            continue  # a check by a piece that was not attacked only delays the threat
         after.push(reply)
         gain = max(_best_gain(after, attackers), _recapture_gain(after, reply.to_square)
                    if taken else 0)
