@@ -718,7 +718,11 @@ def _read_stored(board: chess.Board, text: str) -> chess.Move:
 
 def _move_reason(ex: Exercise, board: chess.Board, move: chess.Move, lang: Lang) -> str:
     """Why a legal move misses the goal: one sentence naming the piece and the square."""
-    mover = board.piece_type_at(move.from_square) or chess.PAWN
+    from chesskit.tactics import WHY_NOT, why_not
+
+    if ex.goal in WHY_NOT:
+        return why_not(board, move, ex.goal, lang=lang)
+    mover = move.promotion or board.piece_type_at(move.from_square) or chess.PAWN
     after = _after(board, move)
     king_sq = after.king(after.turn)
     fields: dict[str, object] = {

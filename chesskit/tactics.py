@@ -18,7 +18,7 @@ from importlib import resources
 
 import chess
 
-from chesskit.i18n import join_words, piece_name, piece_on, t
+from chesskit.i18n import color_name, join_words, piece_name, piece_on, t
 from chesskit.notation import read_move
 from chesskit.position import to_board
 
@@ -161,28 +161,37 @@ def _recapture_gain(board: chess.Board, square: chess.Square) -> int:
     return max(exchange(board, cheapest, square), 0)
 
 
-def _threat_holds(after: chess.Board, attackers: chess.Bitboard, banked: int) -> bool:
-    """Whether after every reply of the side to move in ``after``, a piece of ``attackers``
-    (or a piece taking back) still wins something, and the other side comes out ahead:
-    ``banked`` (what its move took) minus what the reply takes plus that capture is more than
-    nothing. Then the attack cannot be answered."""
-    replies = list(after.legal_moves)
+def _refutation(after: chess.Board, attackers: chess.Bitboard, banked: int
+                ) -> chess.Move | None:
+    """A reply that answers the threat of the pieces on ``attackers`` in ``after``, or None.
+
+    A reply answers it unless afterwards a piece of ``attackers`` (or a piece taking back)
+    still wins something and the attacking side comes out ahead: ``banked`` (what its move
+    took) minus what the reply took plus that capture is more than nothing. A check by a piece
+    that was not attacked (and takes nothing) only delays the threat.
+    """
     attacked = 0
     for attacker in chess.scan_forward(attackers & after.occupied_co[not after.turn]):
         attacked |= after.attacks_mask(attacker)
-    for reply in replies:
+    for reply in list(after.legal_moves):
         taken = (worth(_type(after, reply.to_square)) if after.is_capture(reply)
                  and not after.is_en_passant(reply) else 0)
         if (not taken and after.gives_check(reply)
                 and not attacked & chess.BB_SQUARES[reply.from_square]):
-            continue  # a check by a piece that was not attacked only delays the threat
+            continue
         after.push(reply)
         gain = max(_best_gain(after, attackers), _recapture_gain(after, reply.to_square)
                    if taken else 0)
         after.pop()
         if gain <= 0 or banked - taken + gain <= 0:
-            return False
-    return bool(replies)
+            return reply
+    return None
+
+
+def _threat_holds(after: chess.Board, attackers: chess.Bitboard, banked: int) -> bool:
+    """Whether no reply answers the threat (see :func:`_refutation`); never on a finished
+    game."""
+    return any(after.legal_moves) and _refutation(after, attackers, banked) is None
 
 
 def fork_targets(board_after: chess.Board, square: chess.Square) -> list[chess.Square]:
@@ -340,16 +349,24 @@ def skewer_targets(board_after: chess.Board, square: chess.Square, *,
     >>> [(chess.square_name(a), chess.square_name(b)) for a, b in skewer_targets(board, chess.A1)]
     [('d4', 'h8')]
     """
+    pairs = _skewer_lines(board_after, square)
+    if pairs and not _threat_holds(board_after, chess.BB_SQUARES[square], banked):
+        return []
+    return pairs
+
+
+def _skewer_lines(board: chess.Board, square: chess.Square
+                  ) -> list[tuple[chess.Square, chess.Square]]:
+    """(front, behind) on the lines of the slider on ``square``: the front piece is worth more
+    than the one behind, which the slider wins once the front piece steps aside."""
     pairs = []
-    for front, behind in _enemy_lines(board_after, square):
-        if worth(_type(board_after, front)) <= worth(_type(board_after, behind)):
+    for front, behind in _enemy_lines(board, square):
+        if worth(_type(board, front)) <= worth(_type(board, behind)):
             continue
-        stepped_aside = board_after.copy(stack=False)
+        stepped_aside = board.copy(stack=False)
         stepped_aside.remove_piece_at(front)
         if exchange(stepped_aside, square, behind) > 0:
             pairs.append((front, behind))
-    if pairs and not _threat_holds(board_after, chess.BB_SQUARES[square], banked):
-        return []
     return pairs
 
 
@@ -658,6 +675,100 @@ def describe_motifs(position: Position, move: MoveLike, *, lang: str | None = No
     else:
         sentence = t("tactics.sentence", lang=lang, clause=clause)
     # SAN is filled in last: a sentence starting with a pawn move ("exd6") keeps its small letter.
+    return sentence.replace("{san}", played.before.san(played.move))
+
+
+WHY_NOT = ("fork", "pin", "skewer", "discovered_attack")
+"""The tags :func:`why_not` explains."""
+
+
+def _reply_fields(p: _Played, reply: chess.Move, lang: str | None) -> dict[str, str]:
+    return {"side": color_name(p.after.turn, lang=lang), "reply": p.after.san(reply)}
+
+
+def _why_not_fork(p: _Played, lang: str | None) -> tuple[str, dict[str, str]]:
+    square = p.move.to_square
+    attacked = [s for s in chess.scan_forward(p.after.attacks_mask(square)
+                                              & p.after.occupied_co[p.after.turn])]
+    attacked.sort(key=lambda s: (-worth(_type(p.after, s)), s))
+    targets = fork_targets(p.after, square)
+    fields = {"attacked": _names(p.after, attacked, lang), "targets": _names(p.after, targets,
+                                                                             lang)}
+    if len(targets) >= 2:
+        reply = _refutation(p.after, chess.BB_SQUARES[square], p.gained())
+        assert reply is not None
+        return "answered", {**fields, **_reply_fields(p, reply, lang)}
+    if len(attacked) < 2:
+        return ("one" if attacked else "none"), fields
+    return ("one_target" if targets else "no_target"), fields
+
+
+def _why_not_pin(p: _Played, lang: str | None) -> tuple[str, dict[str, str]]:
+    for front, behind in _enemy_lines(p.after, p.move.to_square):
+        kind, back = _type(p.after, front), _type(p.after, behind)
+        if kind != chess.KING and (back == chess.KING or worth(back) > worth(kind)):
+            return "weak", {"pinned": _names(p.after, [front], lang),
+                            "behind": _names(p.after, [behind], lang),
+                            "side": color_name(p.after.turn, lang=lang)}
+    return "none", {}
+
+
+def _why_not_skewer(p: _Played, lang: str | None) -> tuple[str, dict[str, str]]:
+    lines = _skewer_lines(p.after, p.move.to_square)
+    if not lines:
+        return "none", {}
+    reply = _refutation(p.after, chess.BB_SQUARES[p.move.to_square], p.gained())
+    assert reply is not None
+    front, behind = lines[0]
+    return "answered", {"front": _names(p.after, [front], lang),
+                        "behind": _names(p.after, [behind], lang),
+                        **_reply_fields(p, reply, lang)}
+
+
+def _why_not_discovered(p: _Played, lang: str | None) -> tuple[str, dict[str, str]]:
+    pairs = _uncovered(p.before, p.move, p.after)
+    if not pairs:
+        return "none", {}
+    attackers = chess.BB_SQUARES[p.move.to_square]
+    for attacker, _ in pairs:
+        attackers |= chess.BB_SQUARES[attacker]
+    reply = _refutation(p.after, attackers, p.gained())
+    assert reply is not None
+    attacker, target = pairs[0]
+    return "answered", {"attacker": _names(p.after, [attacker], lang),
+                        "target": _names(p.after, [target], lang),
+                        **_reply_fields(p, reply, lang)}
+
+
+_WHY_NOT: dict[str, Callable[[_Played, str | None], tuple[str, dict[str, str]]]] = {
+    "fork": _why_not_fork, "pin": _why_not_pin, "skewer": _why_not_skewer,
+    "discovered_attack": _why_not_discovered,
+}
+
+
+def why_not(position: Position, move: MoveLike, motif: str, *, lang: str | None = None) -> str:
+    """One true sentence saying why ``move`` is not a ``motif`` of :data:`WHY_NOT` (empty when
+    it is one): what the moved piece attacks, and which reply answers the threat.
+
+    Raises like :func:`motifs` for a position or move that cannot be read.
+
+    >>> why_not("r2qk3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Nc7+", "fork", lang="en")
+    'After Nc7+, the knight on c7 attacks the king on e8 and the rook on a8, but Black can \
+answer with Qxc7.'
+    >>> why_not("4k3/8/8/8/8/8/1N6/4K3 w - - 0 1", "Nd3", "fork", lang="en")
+    'After Nd3, the knight on d3 attacks no enemy piece.'
+    """
+    played = _play(position, move)
+    tags = _tags(played)
+    if motif in tags:
+        return ""
+    if "mate" in tags:
+        key, fields = "mate", {}
+    else:
+        reason, fields = _WHY_NOT[motif](played, lang)
+        key = f"{motif}_{reason}"
+    piece = piece_on(played.mover, played.move.to_square, lang=lang)
+    sentence = t(f"tactics.not_{key}", lang=lang, san="{san}", piece=piece, **fields)
     return sentence.replace("{san}", played.before.san(played.move))
 
 
