@@ -257,6 +257,20 @@ def _real_pin(board: chess.Board, pinner: chess.Square, front: chess.Square,
     return True
 
 
+def _restricted(board: chess.Board, pinner: chess.Square, front: chess.Square) -> bool:
+    """Whether the pinned piece has a move off the line it is pinned on."""
+    line = chess.ray(pinner, front)
+    return any(not line & chess.BB_SQUARES[m.to_square] for m in
+               board.generate_pseudo_legal_moves(from_mask=chess.BB_SQUARES[front]))
+
+
+def _lost(board: chess.Board, square: chess.Square) -> bool:
+    """Whether the side to move can take the piece on ``square`` and win material."""
+    color = board.color_at(square)
+    return any(exchange(board, a, square) > 0
+               for a in chess.scan_forward(board.attackers_mask(not color, square)))
+
+
 def _pin_pays(board: chess.Board, pinner: chess.Square, front: chess.Square) -> bool:
     """The pin costs the opponent something: the pinned piece could otherwise move off the
     line, and it is attacked and lost (it cannot step away), or it cannot take a piece it
@@ -303,7 +317,7 @@ def pinned_by(board_after: chess.Board,
     """
     return [(front, behind) for front, behind in _enemy_lines(board_after, square)
             if _real_pin(board_after, square, front, behind)
-            and _pin_pays(board_after, square, front)]
+            and _restricted(board_after, square, front) and not _lost(board_after, square)]
 
 
 def pins_used(board_after: chess.Board,
