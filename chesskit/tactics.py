@@ -428,7 +428,7 @@ def discovered_targets(board_before: chess.Board,
 def _uncovered(board_before: chess.Board, move: chess.Move,
                after: chess.Board) -> list[tuple[chess.Square, chess.Square]]:
     """(attacker, target): attacks of other own sliders through the squares the move empties,
-    on the king or on pieces they would win."""
+    on the king or on pieces (pawns too) they would win."""
     color = board_before.turn
     vacated = _vacated(board_before, move)
     sliders = 0
@@ -440,7 +440,8 @@ def _uncovered(board_before: chess.Board, move: chess.Move,
         for target in chess.scan_forward(after.attacks_mask(attacker) & after.occupied_co[
                 not color]):
             if (chess.between(attacker, target) & vacated
-                    and _is_target(after, target, attacker)):
+                    and (_type(after, target) == chess.KING
+                         or exchange(after, attacker, target) > 0)):
                 pairs.append((attacker, target))
     return sorted(pairs, key=lambda pair: (-worth(_type(after, pair[1])), pair))
 
