@@ -191,7 +191,9 @@ def _refutation(after: chess.Board, attackers: chess.Bitboard, banked: int
     attacked = 0
     for attacker in chess.scan_forward(attackers & after.occupied_co[not after.turn]):
         attacked |= after.attacks_mask(attacker)
-    for reply in list(after.legal_moves):
+    replies = sorted(after.legal_moves, key=lambda m: (  # likely answers first
+        not after.is_capture(m), not attacked & chess.BB_SQUARES[m.from_square]))
+    for reply in replies:
         taken = (worth(_type(after, reply.to_square)) if after.is_capture(reply)
                  and not after.is_en_passant(reply) else 0)
         if (not taken and after.gives_check(reply)

@@ -353,7 +353,7 @@ def test_refused_forks_say_what_the_piece_really_attacks(fen: str, san: str,
      "nothing: Black loses no material because of it."),
     ("4k3/6n1/8/4q3/8/8/8/K5B1 w - - 0 1", "Bd4", "skewer",
      "After Bd4, the bishop on d4 attacks the queen on e5 with the knight on g7 behind it, but "
-     "Black can answer with Qe7."),
+     "Black can answer with Qxd4+."),
     ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", "Rh5", "skewer",
      "After Rh5, the rook on h5 does not attack a piece with a less valuable one behind it "
      "that it could win."),
