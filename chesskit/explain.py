@@ -131,6 +131,13 @@ def _game_over(board: chess.Board, names: _Namer) -> _Reason | None:
 def _ambiguous(board: chess.Board, moves: list[chess.Move], names: _Namer) -> _Reason:
     froms = sorted({m.from_square for m in moves})
     to_square = moves[0].to_square
+    pawns = [m for m in moves if board.piece_type_at(m.from_square) == chess.PAWN]
+    bishops = [m for m in moves if board.piece_type_at(m.from_square) == chess.BISHOP]
+    if pawns and bishops and len(pawns) + len(bishops) == len(moves):  # "bb3"
+        return _Reason("ambiguous", "ambiguous_b", (*froms, to_square), {
+            "pawn": board.san(pawns[0]), "pawn_square": chess.square_name(pawns[0].from_square),
+            "bishop": board.san(bishops[0]),
+            "bishop_square": chess.square_name(bishops[0].from_square)})
     return _Reason("ambiguous", "ambiguous", (*froms, to_square), {
         "square": chess.square_name(to_square),
         "pieces": join_words([names.on(s) for s in froms], lang=names.lang),
@@ -164,17 +171,22 @@ def _reach(piece: chess.Piece, square: chess.Square) -> chess.Bitboard:
     return {chess.BISHOP: diagonals, chess.ROOK: lines}.get(kind, lines | diagonals)
 
 
-def _reaching(board: chess.Board, reading: MoveIntent, color: chess.Color) -> list[int]:
-    """``color``'s pieces fitting the text whose way of moving reaches the target square."""
-    target = chess.BB_SQUARES[reading.to_square or chess.A1]
-    return [s for s in _candidates(board, reading, color)
-            if _reach(board.piece_at(s) or chess.Piece(chess.PAWN, color), s) & target]
+def _wrong_side(board: chess.Board, square: chess.Square, names: _Namer, *,
+                key: str = "wrong_side", reading: MoveIntent | None = None) -> _Reason:
+    fields = {"piece": names.on(square), "owner": names.side(not board.turn),
+              "mover": names.side(board.turn)}
+    if reading is not None and reading.to_square is not None:
+        fields.update(square=chess.square_name(reading.to_square),
+                      kind=names.piece(reading.piece or chess.PAWN))
+    return _Reason("wrong_side", key, (square,), fields)
 
 
-def _wrong_side(board: chess.Board, square: chess.Square, names: _Namer) -> _Reason:
-    return _Reason("wrong_side", "wrong_side", (square,), {
-        "piece": names.on(square), "owner": names.side(not board.turn),
-        "mover": names.side(board.turn)})
+def _their_movers(board: chess.Board, reading: MoveIntent) -> list[chess.Square]:
+    """The opponent's pieces that could make the move the text asks for if it were their turn."""
+    theirs = board.copy(stack=False)
+    theirs.turn = not board.turn
+    theirs.ep_square = None
+    return sorted({m.from_square for m in legal_matches(theirs, (reading,))})
 
 
 def _missing(board: chess.Board, reading: MoveIntent, names: _Namer) -> _Reason:
@@ -190,9 +202,11 @@ def _missing(board: chess.Board, reading: MoveIntent, names: _Namer) -> _Reason:
         if reading.piece not in (None, piece.piece_type):
             return _Reason("no_piece", "no_piece_type_on", (start,), {
                 "square": chess.square_name(start), "piece": names.piece(reading.piece)})
-    theirs = _candidates(board, reading, not board.turn)
+    if start is not None and board.color_at(start) == (not board.turn):
+        return _wrong_side(board, start, names)
+    theirs = _their_movers(board, reading)
     if theirs:
-        return _wrong_side(board, (_reaching(board, reading, not board.turn) or theirs)[0], names)
+        return _wrong_side(board, theirs[0], names)
     return _Reason("no_piece", "no_piece_none", (reading.to_square,),
                    {"square": target, "piece": names.piece(reading.piece or chess.PAWN)})
 
@@ -204,8 +218,10 @@ def _rights_lost(king_from: chess.Square, rook_from: chess.Square, short: bool,
         "rook": piece_on(chess.ROOK, rook_from, lang=names.lang)})
 
 
-def _castle(board: chess.Board, short: bool, names: _Namer) -> _Reason:
-    """Why castling on one side is not allowed now (rights, path, check)."""
+def _castle(board: chess.Board, short: bool, names: _Namer,
+            to_square: chess.Square | None = None) -> _Reason:
+    """Why castling on one side is not allowed now (pieces, rights, path, check), or, for a
+    king move to ``to_square`` that stands for a legal castling, how to write it."""
     color = board.turn
     rank = 0 if color else 7
     king_from = chess.square(4, rank)
@@ -214,7 +230,14 @@ def _castle(board: chess.Board, short: bool, names: _Namer) -> _Reason:
     king_to = chess.square(6 if short else 2, rank)
     rights = (board.has_kingside_castling_rights(color) if short
               else board.has_queenside_castling_rights(color))
-    if board.king(color) != king_from or not rights:
+    side = t("explain.castle_short" if short else "explain.castle_long", lang=names.lang)
+    if board.piece_at(rook_from) != chess.Piece(chess.ROOK, color):
+        return _Reason("castle_rights_lost", "castle_no_rook", (rook_from,),
+                       {"side": side, "square": chess.square_name(rook_from)})
+    if board.king(color) != king_from:
+        return _Reason("castle_rights_lost", "castle_king_moved", (king_from,),
+                       {"square": chess.square_name(king_from)})
+    if not rights:
         return _rights_lost(king_from, rook_from, short, names)
     blockers = chess.between(king_from, rook_from) & board.occupied
     if blockers:
@@ -229,6 +252,12 @@ def _castle(board: chess.Board, short: bool, names: _Namer) -> _Reason:
         if attackers:
             return _Reason(code, code, (square, *attackers), {
                 "square": chess.square_name(square), "attacker": names.all_on(attackers.mask)})
+    castling = next((m for m in board.generate_castling_moves()
+                     if board.is_kingside_castling(m) == short), None)
+    if castling is not None and to_square is not None:
+        return _Reason("bad_geometry", "castle_written_as_king_move", (king_from, to_square), {
+            "mover": names.on(king_from), "square": chess.square_name(to_square),
+            "rule": names.rule("king"), "side": side, "san": board.san(castling)})
     return _rights_lost(king_from, rook_from, short, names)  # rules python-chess adds
 
 
@@ -357,7 +386,7 @@ def _diagnose_from(board: chess.Board, reading: MoveIntent, start: chess.Square,
     if start == to_square:
         return _Reason("bad_geometry", "same_square", (start,), {"mover": names.on(start)})
     if piece.piece_type == chess.KING and _is_castle_attempt(board, start, to_square):
-        return _castle(board, chess.square_file(to_square) > 4, names)
+        return _castle(board, chess.square_file(to_square) > 4, names, to_square)
     target = board.piece_at(to_square)
     straight = (piece.piece_type == chess.PAWN
                 and chess.square_file(start) == chess.square_file(to_square))
@@ -369,9 +398,27 @@ def _diagnose_from(board: chess.Board, reading: MoveIntent, start: chess.Square,
             or _safety(board, reading, start, to_square, names))
 
 
+def _en_passant_push(board: chess.Board, reading: MoveIntent, names: _Namer) -> _Reason | None:
+    """``f6`` written for the en passant capture ``exf6``: say how a capture is written."""
+    if (reading.piece != chess.PAWN or reading.to_square is None
+            or reading.to_square != board.ep_square
+            or reading.from_file != chess.square_file(reading.to_square)):
+        return None
+    capture = next(iter(board.generate_legal_ep()), None)
+    if capture is None:
+        return None
+    taken = reading.to_square + (-8 if board.turn else 8)
+    return _Reason("bad_geometry", "en_passant_push", (capture.from_square, taken,
+                                                        reading.to_square),
+                   {"pawn": names.on(taken), "example": board.san(capture)})
+
+
 def _diagnose(board: chess.Board, reading: MoveIntent, names: _Namer) -> _Reason:
     if reading.castle is not None:
         return _castle(board, reading.castle == "short", names)
+    en_passant = _en_passant_push(board, reading, names)
+    if en_passant is not None:
+        return en_passant
     starts = _candidates(board, reading, board.turn)
     if not starts:
         return _missing(board, reading, names)
@@ -379,9 +426,9 @@ def _diagnose(board: chess.Board, reading: MoveIntent, names: _Namer) -> _Reason
     best = max(reasons, key=lambda r: _STAGE.get(r.code, 5))
     if best.code != "bad_geometry" or reading.piece is None:
         return best
-    theirs = _reaching(board, reading, not board.turn)
+    theirs = _their_movers(board, reading)
     if theirs:  # "Nf6" for White in the start position: the learner is playing Black's move
-        return _wrong_side(board, theirs[0], names)
+        return _wrong_side(board, theirs[0], names, key="wrong_side_reach", reading=reading)
     if len(reasons) > 1:
         square = reading.to_square or chess.A1
         return _Reason("bad_geometry", "bad_geometry_none", (*starts, square), {

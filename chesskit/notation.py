@@ -38,6 +38,7 @@ _MOVE_NUMBER = re.compile(r"^\d+\.+")
 _TRAILER = re.compile(r"(?:e\.?p\.?|[+#!?†‡])*$", re.IGNORECASE)
 _CASTLE = re.compile(r"^[O0o]-?[O0o](-?[O0o])?$")
 _UPPER_FILE = re.compile(r"[A-H](?=[1-8])")
+_BISHOP_RANK = re.compile(r"^B[1-8][x:-]?[a-h][1-8]")  # B4f3: a bishop from the 4th rank
 _PROMOTION = re.compile(r"([a-h][1-8])=?\(?([QRBNKPqrbnkp])\)?$")
 _LEAD_PIECE = re.compile(r"^[nrqkp](?=[a-h1-8x:-])")
 _SAN = re.compile(
@@ -63,6 +64,8 @@ class MoveIntent:
     from_rank: int | None = None
     promotion: chess.PieceType | None = None
     castle: str | None = None
+    text: str = ""
+    """The plain spelling this intent was read from (``normalize_move_text``)."""
 
     @property
     def from_square(self) -> chess.Square | None:
@@ -101,7 +104,8 @@ def normalize_move_text(text: str) -> str:
 
     Full-width characters, figurines and Chinese piece names become letters; check, mate,
     ``!``/``?`` and ``e.p.`` marks and move numbers are dropped.  A lowercase ``b`` stays, as
-    it may be a file.  Texts longer than ``MAX_TEXT`` characters come back unchanged.
+    it may be a file; capital files become small (``E2E4``) except the bishop of ``B4f3``.
+    Texts longer than ``MAX_TEXT`` characters come back unchanged.
 
     >>> normalize_move_text("0-0-0+"), normalize_move_text("e8q"), normalize_move_text("後xf7#")
     ('O-O-O', 'e8=Q', 'Qxf7')
@@ -115,7 +119,8 @@ def normalize_move_text(text: str) -> str:
     out = _TRAILER.sub("", out)
     if _CASTLE.match(out):
         return "O-O-O" if len(out.replace("-", "")) == 3 else "O-O"
-    out = _UPPER_FILE.sub(lambda m: m.group().lower(), out)
+    lead = "B" if _BISHOP_RANK.match(out) else ""
+    out = lead + _UPPER_FILE.sub(lambda m: m.group().lower(), out[len(lead):])
     out = _PROMOTION.sub(lambda m: f"{m.group(1)}={m.group(2).upper()}", out)
     return _LEAD_PIECE.sub(lambda m: m.group().upper(), out)
 
@@ -134,16 +139,20 @@ def _intent(match: re.Match[str]) -> MoveIntent:
         from_file=None if file is None else ord(file) - ord("a"),
         from_rank=None if rank is None else int(rank) - 1,
         promotion=chess.PIECE_SYMBOLS.index(promotion.lower()) if promotion else None,
+        text=match.string,
     )
 
 
 def intents(text: object) -> tuple[MoveIntent, ...]:
     """Every reading of a move text, the likeliest first; raises ``MoveError("unparseable")``.
 
-    A leading lowercase ``b`` is read as the b-file first, then as a bishop.
+    A leading lowercase ``b`` is read as the b-file first, then as a bishop; ``B4f3`` as a
+    bishop from the 4th rank first, then as the square b4.
 
     >>> [i.piece for i in intents("bxc3")]
     [1, 3]
+    >>> [(i.piece, i.from_file, i.from_rank) for i in intents("B4f3")]
+    [(3, None, 3), (None, 1, 3)]
     """
     if not isinstance(text, str) or len(text) > MAX_TEXT:
         raise MoveError("unparseable", "This text is not a move.")
@@ -151,7 +160,8 @@ def intents(text: object) -> tuple[MoveIntent, ...]:
     if plain in ("O-O", "O-O-O"):
         return (MoveIntent(None, piece=chess.KING, castle="short" if plain == "O-O" else "long"),)
     bishop = plain.startswith("b") and not plain[1:2].isdigit()  # b1c3 is a from-square
-    spellings = [plain, "B" + plain[1:]] if bishop else [plain]
+    spellings = ([plain, "B" + plain[1:]] if bishop
+                 else [plain, "b" + plain[1:]] if _BISHOP_RANK.match(plain) else [plain])
     found = tuple(_intent(m) for m in map(_SAN.match, spellings) if m is not None)
     if not found:
         raise MoveError("unparseable", f"{text!r} is not a move.")
@@ -159,13 +169,24 @@ def intents(text: object) -> tuple[MoveIntent, ...]:
 
 
 def legal_matches(board: chess.Board, readings: tuple[MoveIntent, ...]) -> list[chess.Move]:
-    """The legal moves of the first reading that has any (sorted by UCI), else ``[]``."""
+    """The legal moves of the first reading that has any (sorted by UCI), else ``[]``.
+
+    A small ``b`` that is not how SAN writes the pawn move (``bb3``, not ``b3`` or ``bxc3``)
+    means the pawn or the bishop: when both can go, the moves of both come back (ambiguous).
+
+    >>> board = chess.Board("4k3/8/8/8/8/8/1P6/3BK3 w - - 0 1")
+    >>> [m.uci() for m in legal_matches(board, intents("bb3"))]
+    ['b2b3', 'd1b3']
+    """
     legal = list(board.legal_moves)
-    for reading in readings:
-        moves = sorted((m for m in legal if reading.matches(board, m)), key=chess.Move.uci)
-        if moves:
-            return moves
-    return []
+    found = [sorted((m for m in legal if r.matches(board, m)), key=chess.Move.uci)
+             for r in readings]
+    first = next((moves for moves in found if moves), [])
+    if (len(readings) == 2 and readings[1].piece == chess.BISHOP and all(found)
+            and readings[0].text not in {board.san(m).rstrip("+#") for m in found[0]}):
+        return sorted(found[0] + found[1], key=chess.Move.uci)
+    return first
+
 
 
 def read_move(position: Position, text: str) -> chess.Move:

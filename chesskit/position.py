@@ -6,6 +6,8 @@ Piece.from_symbol('R')
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import chess
 
 from chesskit.errors import PositionError
@@ -54,8 +56,6 @@ def _problems(board: chess.Board, status: chess.Status, lang: str | None) -> lis
         if status & flag:
             problems.append(_too_many(color, "too_many_pieces", board.occupied_co[color],
                                       lang))
-    if status & chess.STATUS_BAD_CASTLING_RIGHTS:
-        problems.append(t("position.bad_castling", lang=lang))
     if status & chess.STATUS_INVALID_EP_SQUARE and board.ep_square is not None:
         problems.append(t("position.bad_ep", lang=lang,
                           square=chess.square_name(board.ep_square)))
@@ -84,24 +84,70 @@ def _parse(position: object, lang: str | None) -> chess.Board:
         raise PositionError(t("position.bad_fen", lang=lang, fen=text[:80])) from None
 
 
-def to_board(position: Position, *, allow_drill: bool = True, lang: str | None = None
-             ) -> chess.Board:
-    """A new ``chess.Board`` for a FEN (full or placement only), ``"start"`` or a board (copied).
+@dataclass(frozen=True)
+class ReadPosition:
+    """A position as read by :func:`read_position`: the board and what was changed to make it
+    playable (one sentence each; empty when nothing was)."""
+
+    board: chess.Board
+    notes: tuple[str, ...] = ()
+
+
+def _right_letter(rook: chess.Square) -> str:
+    """The FEN letter of a castling right given by its rook square (g1 or h1: ``K``)."""
+    letter = "K" if chess.square_file(rook) > 4 else "Q"
+    return letter if chess.square_rank(rook) == 0 else letter.lower()
+
+
+def _drop_impossible_rights(board: chess.Board, lang: str | None) -> tuple[str, ...]:
+    """Remove castling rights whose king or rook is not on its starting square (as Lichess
+    does); one note naming the rights dropped, e.g. ``"KQ"``."""
+    kept = board.clean_castling_rights()
+    if kept == board.castling_rights:
+        return ()
+    lost = chess.SquareSet(board.castling_rights & ~kept)
+    dropped = "".join(sorted((_right_letter(s) for s in lost), key="KQkq".find))
+    board.castling_rights = kept
+    key = "castling_dropped_one" if len(dropped) == 1 else "castling_dropped_many"
+    return (t(f"position.{key}", lang=lang, rights=dropped),)
+
+
+def read_position(position: Position, *, allow_drill: bool = True, lang: str | None = None
+                  ) -> ReadPosition:
+    """The board for a FEN (full or placement only), ``"start"`` or a board (copied), with
+    notes on what was repaired: castling rights that do not fit the pieces are dropped.
 
     A drill diagram where a side has no king ("8/8/8/8/3R4/8/8/8") is allowed unless
     ``allow_drill=False``; every other problem raises ``PositionError`` with a sentence.
 
-    >>> to_board("4k3/8/8/8/8/8/8/4K2R").fen()
-    '4k3/8/8/8/8/8/8/4K2R w - - 0 1'
+    >>> read = read_position("4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1", lang="en")
+    >>> read.board.fen()
+    '4k3/8/8/8/8/8/8/4K2R w K - 0 1'
+    >>> read.notes[0]
+    'The castling rights Qk were dropped: their king or rook is not on its starting square.'
     """
     board = _parse(position, lang)
+    notes = _drop_impossible_rights(board, get_language(lang))
     status = board.status()
     if allow_drill:
         status &= ~_KING_BITS
     problems = _problems(board, status, get_language(lang))
     if problems:
         raise PositionError(" ".join(problems))
-    return board
+    return ReadPosition(board, notes)
+
+
+def to_board(position: Position, *, allow_drill: bool = True, lang: str | None = None
+             ) -> chess.Board:
+    """:func:`read_position` without the notes: a new ``chess.Board``; castling rights that do
+    not fit the pieces are dropped silently.
+
+    >>> to_board("4k3/8/8/8/8/8/8/4K2R").fen()
+    '4k3/8/8/8/8/8/8/4K2R w - - 0 1'
+    >>> to_board("4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1").fen()
+    '4k3/8/8/8/8/8/8/4K2R w K - 0 1'
+    """
+    return read_position(position, allow_drill=allow_drill, lang=lang).board
 
 
 def is_drill(board: chess.BaseBoard) -> bool:

@@ -252,3 +252,102 @@ def test_random_text_gets_a_code(text: str) -> None:
 def test_a_piece_moved_onto_its_own_square() -> None:
     verdict = explain_move("6k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", "Kg8", lang="en")
     assert verdict.code == "bad_geometry" and verdict.message.startswith("The king on g8 is")
+
+
+# Explanations that used to be false (issue 12): each message is checked against the rules.
+ROOK_ONLY = "4k3/8/8/8/8/8/8/4K2R w K - 0 1"
+
+
+def test_king_onto_its_rook_when_castling_is_legal_says_how_to_castle() -> None:
+    board = chess.Board(ROOK_ONLY)
+    assert board.has_kingside_castling_rights(chess.WHITE)
+    assert board.is_legal(chess.Move.from_uci("e1g1"))
+    verdict = explain_move(ROOK_ONLY, "Kh1", lang="en")
+    assert verdict.code == "bad_geometry"
+    assert verdict.message == ("The king on e1 cannot go to h1: a king moves only one square at "
+                               "a time. To castle on the king's side, write O-O.")
+    assert "O-O" in explain_move(ROOK_ONLY, "Kh1", lang="zh-Hans").message
+
+
+def test_castling_without_a_rook_says_there_is_no_rook() -> None:
+    fen = "7k/R7/8/8/8/8/8/1Q4K1 w - - 0 1"  # item 12.01
+    assert chess.Board(fen).piece_at(chess.H1) is None
+    verdict = explain_move(fen, "0-0", lang="en")
+    assert verdict.code == "castle_rights_lost"
+    assert verdict.message == ("You cannot castle on the king's side: there is no rook of yours "
+                               "on h1 to castle with.")
+    assert "moved" not in verdict.message
+
+
+def test_castling_with_the_king_off_its_square_says_so() -> None:
+    fen = "4k3/8/8/8/8/8/8/R5KR w - - 0 1"
+    assert chess.Board(fen).king(chess.WHITE) == chess.G1
+    assert explain_move(fen, "O-O-O", lang="en").message == (
+        "You cannot castle: your king is no longer on e1, and a king that has moved may not "
+        "castle.")
+
+
+def test_rights_lost_only_when_king_and_rook_are_home() -> None:
+    fen = "4k3/8/8/8/8/8/8/R3K2R w K - 0 1"
+    assert not chess.Board(fen).has_queenside_castling_rights(chess.WHITE)
+    assert explain_move(fen, "O-O-O", lang="en").message == (
+        "You cannot castle on the queen's side any more: your king or the rook on a1 has "
+        "already moved.")
+
+
+def test_rank_disambiguated_moves_are_legal() -> None:
+    fen = "8/7P/K7/1p6/4B3/R3n2k/4B3/N7 w - - 0 1"  # item 06.61
+    for text, uci in (("B4f3", "e4f3"), ("B4d3", "e4d3"), ("B2f3", "e2f3"), ("B2d3", "e2d3")):
+        verdict = explain_move(fen, text, lang="en")
+        assert verdict.legal and verdict.move == chess.Move.from_uci(uci), verdict.message
+
+
+def test_opponent_piece_named_only_when_it_could_make_the_move() -> None:
+    after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    verdict = explain_move(after_e4, "Qa1", lang="en")
+    assert not chess.Board(after_e4).is_legal(chess.Move.from_uci("d1a1"))  # not for White
+    assert verdict.code == "bad_geometry"
+    assert verdict.message == ("The queen on d8 cannot go to a1: a queen moves only in straight "
+                               "lines and diagonals.")
+    start = explain_move(START, "Nf6", lang="en")
+    assert start.code == "wrong_side"
+    assert start.message == ("The knight on g8 can go to f6, but it belongs to Black: it is "
+                             "White's turn, and no knight of yours can go there.")
+    assert not any(chess.Board().piece_type_at(m.from_square) == chess.KNIGHT
+                   and m.to_square == chess.F6 for m in chess.Board().legal_moves)
+    assert "黑方" in explain_move(START, "Nf6", lang="zh-Hans").message
+
+
+def test_no_piece_of_the_kind_and_theirs_cannot_go_either() -> None:
+    verdict = explain_move("3qk3/8/8/8/8/8/8/4K3 w - - 0 1", "Qa1", lang="en")
+    assert verdict.code == "no_piece"
+    assert verdict.message == "You have no queen that can go to a1."
+
+
+def test_push_written_for_en_passant_says_how_to_write_the_capture() -> None:
+    fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+    assert chess.Board(fen).is_legal(chess.Move.from_uci("e5f6"))
+    verdict = explain_move(fen, "f6", lang="en")
+    assert verdict.code == "bad_geometry"
+    assert verdict.message == "To take the pawn on f5 en passant, write it as a capture: exf6."
+    assert "吃过路兵" in explain_move(fen, "f6", lang="zh-Hans").message
+    assert explain_move(fen, "exf6", lang="en").legal
+
+
+def test_small_b_for_pawn_or_bishop_is_ambiguous() -> None:
+    fen = "4k3/8/8/8/8/8/1P6/3BK3 w - - 0 1"
+    board = chess.Board(fen)
+    assert board.is_legal(chess.Move.from_uci("b2b3")) and board.is_legal(
+        chess.Move.from_uci("d1b3"))
+    verdict = explain_move(fen, "bb3", lang="en")
+    assert verdict.code == "ambiguous"
+    assert verdict.message == ("A small b can mean the pawn or the bishop: write b3 for the pawn "
+                               "on b2 or Bb3 for the bishop on d1.")
+    assert explain_move(fen, "b3", lang="en").san == "b3"
+
+
+def test_castling_rights_that_do_not_fit_are_dropped_not_refused() -> None:
+    verdict = explain_move("4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1", "O-O", lang="en")
+    assert verdict.legal and verdict.san == "O-O"
+    long = explain_move("4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1", "O-O-O", lang="en")
+    assert long.code == "castle_rights_lost" and "no rook of yours on a1" in long.message

@@ -157,3 +157,61 @@ def test_move_like_text_never_crashes(text: str) -> None:
     except MoveError:
         return
     assert readings
+
+
+RANK_DISAMBIGUATION = "8/7P/K7/1p6/4B3/R3n2k/4B3/N7 w - - 0 1"  # item 06.61: B4f3, B2d3
+
+
+@pytest.mark.parametrize(("text", "uci"), [
+    ("B4f3", "e4f3"), ("B4d3", "e4d3"), ("B2f3", "e2f3"), ("B2d3", "e2d3"), ("B2-d3", "e2d3"),
+    ("B4xf3", "e4f3"), ("Be4f3", "e4f3"), ("e4f3", "e4f3"),
+])
+def test_rank_disambiguated_san_is_read(text: str, uci: str) -> None:
+    assert read_move(RANK_DISAMBIGUATION, text).uci() == uci
+
+
+def test_capital_coordinates_stay_coordinates() -> None:
+    assert normalize_move_text("B1C3") == "b1c3"
+    assert read_move(START, "B1C3").uci() == "b1c3"
+    assert [i.from_square for i in intents("B1c3")] == [None, chess.B1]
+    # A bishop from the 1st rank that cannot go: B1c3 falls back to the knight on b1.
+    assert read_move(START, "B1c3").uci() == "b1c3"
+
+
+@pytest.mark.parametrize("text", ["bb3", "bb3+", "♗b3"])
+def test_small_b_where_pawn_and_bishop_can_both_go(text: str) -> None:
+    board = "4k3/8/8/8/8/8/1P6/3BK3 w - - 0 1"
+    if text.startswith("♗"):
+        assert read_move(board, text).uci() == "d1b3"
+        return
+    with pytest.raises(MoveError) as info:
+        read_move(board, text)
+    assert info.value.code == "ambiguous"
+    assert read_move(board, "b3").uci() == "b2b3"  # SAN for the pawn is never ambiguous
+    assert read_move(board, "Bb3").uci() == "d1b3"
+
+
+def _boards_with_twins() -> list[chess.Board]:
+    """Positions where SAN needs a file, a rank or both to say which piece moves."""
+    fens = [
+        RANK_DISAMBIGUATION,
+        "4k3/8/8/R7/8/8/8/R3K3 w - - 0 1",          # R5a3 / R1a3
+        "4k3/8/8/1N6/8/1N6/8/4K3 w - - 0 1",        # N5d4 / N3d4
+        "4k3/8/8/8/8/Q1Q5/8/Q3K3 w - - 0 1",        # Qa3b2 needs file and rank
+        "k7/8/8/8/8/8/8/KQ1Q1Q2 w - - 0 1",
+        "r3k2r/1q6/8/8/8/8/1Q6/R3K2R w KQkq - 0 1",
+        "4k3/8/8/2n1n3/8/2n1n3/8/4K3 b - - 0 1",    # black knights on c and e files
+    ]
+    boards = [chess.Board(fen) for fen in fens]
+    boards += [random_board(seed, plies) for seed in range(60) for plies in (20, 50, 90)]
+    return boards
+
+
+def test_round_trip_of_every_legal_move_in_san_long_algebraic_and_uci() -> None:
+    count = 0
+    for board in _boards_with_twins():
+        for move in board.legal_moves:
+            for text in (board.san(move), board.lan(move), move.uci()):
+                assert read_move(board, text) == move, (board.fen(), text)
+                count += 1
+    assert count > 5000

@@ -9,7 +9,7 @@ import chess
 import pytest
 
 from chesskit.errors import PositionError
-from chesskit.position import is_drill, to_board
+from chesskit.position import is_drill, read_position, to_board
 
 START = chess.STARTING_FEN
 
@@ -54,7 +54,6 @@ def test_drill_refused_when_asked() -> None:
     ("4k3/8/8/8/8/8/8/K3K3 w - - 0 1", "White has two kings."),
     ("4k3/8/8/8/8/8/8/4K2P w - - 0 1", "The pawn on h1 stands on the first or last rank"),
     ("4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1", "Black has nine pawns"),
-    ("4k3/8/8/8/8/8/8/4K2R w KQ - 0 1", "castling rights"),
     ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", "En passant on e3"),
     ("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "The side not to move is in check."),
     ("4k3/8/8/8/8/2n1n3/8/1r1K4 w - - 0 1", "in a way no legal move can make"),
@@ -63,6 +62,28 @@ def test_drill_refused_when_asked() -> None:
 ])
 def test_problems_in_words(fen: str, message: str) -> None:
     assert message in _error(fen)
+
+
+@pytest.mark.parametrize(("fen", "kept", "note"), [
+    ("4k3/8/8/8/8/8/8/4K2R w KQ - 0 1", "K", "The castling right Q was dropped"),
+    ("r3k3/8/8/8/8/8/8/4K1R1 w KQkq - 0 1", "q", "The castling rights KQk were dropped"),
+    ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "KQkq", None),
+])
+def test_castling_rights_that_do_not_fit_are_dropped_with_a_note(
+        fen: str, kept: str, note: str | None) -> None:
+    read = read_position(fen, lang="en")
+    assert read.board.castling_xfen() == kept
+    assert read.board.status() == chess.STATUS_VALID
+    assert read.notes == (() if note is None else (read.notes[0],))
+    assert note is None or read.notes[0].startswith(note)
+    assert to_board(fen).fen() == read.board.fen()
+    if note is not None:
+        assert "王车易位" in read_position(fen, lang="zh-Hans").notes[0]
+
+
+def test_dropped_rights_keep_the_legal_castling() -> None:
+    board = to_board("4k3/8/8/8/8/8/8/4K2R w KQ - 0 1")
+    assert board.is_legal(chess.Move.from_uci("e1g1"))
 
 
 def test_too_many_pieces() -> None:

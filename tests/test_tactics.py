@@ -15,7 +15,10 @@ import pytest
 from chesskit.errors import MoveError, PositionError
 from chesskit.tactics import (
     MOTIFS,
+    THEMES,
     VALUES,
+    WHY_NOT,
+    bank_puzzles,
     describe_motifs,
     discovered_targets,
     fork_targets,
@@ -23,7 +26,11 @@ from chesskit.tactics import (
     motifs,
     pinned_by,
     pins_made,
+    pins_used,
+    puzzle_part,
     skewer_targets,
+    theme_rates,
+    why_not,
 )
 
 # (tag, fen, move where the tag is present, move where it is absent)
@@ -36,11 +43,11 @@ CASES = [
     ("en_passant", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6", "e6"),
     ("castling", "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "O-O", "Kf1"),
     ("fork", "r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Nc7+", "Nd6+"),
-    ("fork", "4k3/8/8/2p1p3/8/8/1N6/4K3 w - - 0 1", "Nd3", "Nc4"),
+    ("fork", "7k/6pp/8/1r3q2/8/8/4NPPP/5RK1 w - - 0 1", "Nd4", "Nc3"),
     ("pin", "4k3/8/2n5/8/8/8/8/4KB2 w - - 0 1", "Bb5", "Bd3"),
     ("pin", "4k3/1q6/8/3n4/8/8/8/K2B4 w - - 0 1", "Bf3", "Be2"),
     ("skewer", "8/8/8/r2k4/8/8/8/2K4R w - - 0 1", "Rh5+", "Rh4"),
-    ("discovered_attack", "3q2k1/8/8/8/3N4/8/8/3RK3 w - - 0 1", "Nb5", "Ke2"),
+    ("discovered_attack", "3q3k/1r6/8/8/8/3N4/4QPPP/3R2K1 w - - 0 1", "Nc5", "Nf4"),
     ("discovered_check", "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "Nc5+", "Kf2"),
     ("double_check", "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "Nd6+", "Nc5+"),
     ("hanging", "4k3/8/8/3p4/8/3Q4/8/4K3 w - - 0 1", "Qc4", "Qxd5"),
@@ -73,12 +80,32 @@ def test_a_check_with_an_escape_is_not_mate() -> None:
     ("5rk1/5p1p/5PpN/8/8/8/8/6K1 b - - 0 1", "Kh8", "smothered_mate"),
     # A knight attacking two pawns that are both defended is no fork.
     ("4k3/3p1p2/2p1p3/8/3N4/8/8/4K3 w - - 0 1", "Nxc6", "fork"),
+    # Two loose pawns are not a fork either: pawns are not forked pieces.
+    ("4k3/8/8/2p1p3/8/8/1N6/4K3 w - - 0 1", "Nd3", "fork"),
+    # Issue 12: "Qxa1+ forks the king on h1 and the pawn on a2", the pawn defended.
+    ("6k1/5ppp/8/8/1N1q4/8/P5P1/R6K b - - 0 1", "Qxa1+", "fork"),
+    # Issue 12: "forks the bishop and the bishop", both protected by the king.
+    ("3k4/2b1b3/8/8/8/4N3/8/4K3 w - - 0 1", "Nd5", "fork"),
+    # The queen takes the forking knight.
+    ("r2qk3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Nc7+", "fork"),
+    # The rook escapes with check: Re6+ answers the fork of queen and rook.
+    ("4k3/8/1q3r2/8/8/2N5/8/4K3 w - - 0 1", "Nd5", "fork"),
+    # A mate is named as a mate, not as the fork it also makes.
+    ("n5k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1", "Re8#", "fork"),
+    # A pawn pinned to a rook (not to the king) is not named a pin.
+    ("r3k3/8/8/8/p7/1N6/4K3/7R w - - 0 1", "Ra1", "pin"),
+    # The pinned rook simply takes the queen that pins it.
+    ("4k3/4r3/8/8/8/8/8/3QK3 w - - 0 1", "Qe2", "pin"),
     # A bishop attacking a queen with a knight behind it: a skewer, not a pin.
     ("4k3/6n1/8/4q3/8/8/8/K5B1 w - - 0 1", "Bd4", "pin"),
     # A check with a defended pawn behind the king is no skewer.
     ("8/8/1p6/p2k4/8/8/8/2K4R w - - 0 1", "Rh5+", "skewer"),
-    # Uncovering an attack on a pawn is no discovered attack.
-    ("6k1/3p4/8/8/3N4/8/8/3RK3 w - - 0 1", "Nb5", "discovered_attack"),
+    # Uncovering an attack on a protected pawn is no discovered attack.
+    ("4k3/3p4/8/8/3N4/8/8/3RK3 w - - 0 1", "Nb5", "discovered_attack"),
+    # Uncovering an attack on the queen that simply steps away (Qc8) is not one either.
+    ("3q2k1/8/8/8/3N4/8/8/3RK3 w - - 0 1", "Nb5", "discovered_attack"),
+    # A skewer the queen answers by taking the loose bishop is no skewer.
+    ("4k3/6n1/8/4q3/8/8/8/K5B1 w - - 0 1", "Bd4", "skewer"),
     # A knight taking a knight that a pawn defends is a trade, not a piece for nothing.
     ("4k3/8/2p5/3n4/8/4N3/8/4K3 w - - 0 1", "Nxd5", "hanging"),
     # Castling with check from the rook is a direct check.
@@ -90,8 +117,10 @@ def test_tag_absent_in_near_misses(fen: str, san: str, tag: str) -> None:
     assert tag not in motifs(fen, san)
 
 
-def test_skewer_of_queen_to_knight() -> None:
-    assert "skewer" in motifs("4k3/6n1/8/4q3/8/8/8/K5B1 w - - 0 1", "Bd4")
+def test_skewer_of_queen_to_rook() -> None:
+    fen = "4k3/6r1/8/4q3/8/2P5/6PP/5RBK w - - 0 1"
+    assert "skewer" in motifs(fen, "Bd4")
+    assert "pin" not in motifs(fen, "Bd4")
 
 
 def test_hanging_by_en_passant() -> None:
@@ -111,8 +140,9 @@ def test_helpers() -> None:
     assert pins_made(before, chess.Move.from_uci("f1b5")) == [(chess.C6, chess.E8)]
     skewered = chess.Board("8/8/8/r2k3R/8/8/8/2K5 b - - 1 1")
     assert skewer_targets(skewered, chess.H5) == [(chess.D5, chess.A5)]
-    discovered = chess.Board("3q2k1/8/8/8/3N4/8/8/3RK3 w - - 0 1")
-    assert discovered_targets(discovered, chess.Move.from_uci("d4b5")) == [(chess.D1, chess.D8)]
+    discovered = chess.Board("3q3k/1r6/8/8/8/3N4/4QPPP/3R2K1 w - - 0 1")
+    assert discovered_targets(discovered, chess.Move.from_uci("d3c5")) == [(chess.D1, chess.D8)]
+    assert discovered_targets(discovered, chess.Move.from_uci("d3f4")) == []
     assert material(chess.Board()) == 0
     assert material(chess.Board("4k3/8/8/8/8/8/8/R2QK3 w - - 0 1")) == 14
     assert VALUES == {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5,
@@ -165,9 +195,14 @@ SENTENCES = [
     ("8/8/8/r2k4/8/8/8/2K4R w - - 0 1", "Rh5+",
      "Rh5+ skewers the king on d5: when it moves away, the rook on a5 can be taken.",
      "Rh5+是串击，攻击d5的王：它一走开，a5的车就会被吃掉。"),
-    ("3q2k1/8/8/8/3N4/8/8/3RK3 w - - 0 1", "Nb5",
-     "Nb5 is a discovered attack: the rook on d1 now attacks the queen on d8.",
-     "Nb5是闪击：d1的车现在攻击d8的后。"),
+    ("3q3k/1r6/8/8/8/3N4/4QPPP/3R2K1 w - - 0 1", "Nc5",
+     "Nc5 is a discovered attack: the rook on d1 now attacks the queen on d8.",
+     "Nc5是闪击：d1的车现在攻击d8的后。"),
+    ("4k3/4n3/8/3P4/8/8/8/4RK2 w - - 0 1", "d6",
+     "d6 uses a pin: the knight on e7 is pinned, and if it moves, the king on e8 can be attacked.",
+     "d6利用了牵制：e7的马被牵制住了，它一走开，e8的王就会被攻击。"),
+    ("7k/6pp/8/1r3q2/8/8/4NPPP/5RK1 w - - 0 1", "Nd4",
+     "Nd4 forks the queen on f5 and the rook on b5.", "Nd4捉双，同时攻击f5的后和b5的车。"),
     ("8/P7/8/8/8/8/8/k1K5 w - - 0 1", "a8=N",
      "a8=N promotes the pawn to a knight.", "a8=N把兵升变为马。"),
 ]
@@ -206,48 +241,156 @@ LICHESS = {
     "doubleCheck": ("double_check", "any", 1.0),
     "backRankMate": ("back_rank_mate", "last", 0.9),
     "smotheredMate": ("smothered_mate", "last", 0.9),
-    "fork": ("fork", "any", 0.95),
-    "skewer": ("skewer", "any", 0.95),
-    "discoveredAttack": ("discovered_attack", "any", 0.85),
-    "pin": ("pin", "any", 0.4),  # Lichess also tags pins that were there before the move
 }
 
 
-def _puzzle_rates() -> dict[str, float]:
+def _sample(part: str | None = None) -> list[dict[str, str]]:
     path = resources.files("chesskit") / "data" / "lichess-puzzles-sample.csv"
-    found, total = Counter[str](), Counter[str]()
     with path.open(encoding="utf-8") as handle:
-        for row in csv.DictReader(handle):
-            board = chess.Board(row["FEN"])
-            moves = [chess.Move.from_uci(uci) for uci in row["Moves"].split()]
-            board.push(moves[0])  # the opponent's move; the learner plays moves[1], [3], ...
-            learner = []
-            for index, move in enumerate(moves[1:]):
-                if index % 2 == 0:
-                    learner.append(motifs(board, move))
-                board.push(move)
-            seen = {"first": learner[0], "last": learner[-1], "any": frozenset().union(*learner)}
-            for theme in set(row["Themes"].split()) & set(LICHESS):
-                tag, where, _ = LICHESS[theme]
-                total[theme] += 1
-                found[theme] += tag in seen[where]
+        return [row for row in csv.DictReader(handle)
+                if part is None or puzzle_part(row["PuzzleId"]) == part]
+
+
+def _puzzle_rates() -> dict[str, float]:
+    found, total = Counter[str](), Counter[str]()
+    for row in _sample():
+        board = chess.Board(row["FEN"])
+        moves = [chess.Move.from_uci(uci) for uci in row["Moves"].split()]
+        board.push(moves[0])  # the opponent's move; the learner plays moves[1], [3], ...
+        learner = []
+        for index, move in enumerate(moves[1:]):
+            if index % 2 == 0:
+                learner.append(motifs(board, move))
+            board.push(move)
+        seen = {"first": learner[0], "last": learner[-1], "any": frozenset().union(*learner)}
+        for theme in set(row["Themes"].split()) & set(LICHESS):
+            tag, where, _ = LICHESS[theme]
+            total[theme] += 1
+            found[theme] += tag in seen[where]
     return {theme: found[theme] / total[theme] for theme in total}
 
 
-def test_lichess_sample_recall() -> None:
+def test_lichess_sample_recall_of_mates_and_double_checks() -> None:
     rates = _puzzle_rates()
     assert set(rates) == set(LICHESS)
     for theme, (_, _, floor) in LICHESS.items():
         assert rates[theme] >= floor, (theme, rates[theme])
 
 
+def test_split_is_fixed_and_half_and_half() -> None:
+    rows = _sample()
+    held_out = [row for row in rows if puzzle_part(row["PuzzleId"]) == "held-out"]
+    assert 0.4 < len(held_out) / len(rows) < 0.6
+    assert puzzle_part("000rZ") == "tuning" and puzzle_part("002X3") == "held-out"
+    assert bank_puzzles() and bank_puzzles() <= {row["PuzzleId"] for row in rows}
+
+
+@pytest.mark.slow
+def test_tactic_names_on_the_held_out_puzzles() -> None:
+    """The goal of issue 12 on puzzles the definitions were never tuned on: recall of at least
+    85% (the tag on any learner move of a puzzle with the theme) and false tags on under 5% of
+    the puzzles without it."""
+    rates = theme_rates(_sample("held-out"))
+    assert set(rates) == set(THEMES) == {"fork", "pin", "skewer", "discoveredAttack"}
+    for theme, rate in rates.items():
+        assert rate.with_theme >= 10, theme
+        assert rate.recall_any >= 0.85, (theme, rate)
+        assert rate.false_any < 0.05, (theme, rate)
+
+
 def test_every_legal_move_of_sample_positions_is_named() -> None:
-    path = resources.files("chesskit") / "data" / "lichess-puzzles-sample.csv"
-    with path.open(encoding="utf-8") as handle:
-        fens = [row["FEN"] for _, row in zip(range(40), csv.DictReader(handle), strict=False)]
-    for fen in fens:
+    for fen in [row["FEN"] for row in _sample()[:40]]:
         board = chess.Board(fen)
         for move in board.legal_moves:
             assert motifs(board, move) <= set(MOTIFS)
             assert describe_motifs(board, move, lang="en").endswith(".")
             assert describe_motifs(board, move, lang="zh-Hans").endswith("。")
+
+
+# why_not: a true reason for a move that is not the tactic asked for (issue 12).
+ITEM_23_08 = "r4rk1/2p2pp1/1p1p3p/pB1Pn3/P3P3/2P4P/1B1Q1P2/R5K1 b - - 0 22"
+ITEM_23_18 = "4r1k1/1p5p/p3qPpP/3p4/4bR2/2Q5/P4P2/6K1 w - - 0 34"
+
+
+@pytest.mark.parametrize(("fen", "san", "attacked"), [
+    (ITEM_23_08, "Nc4", ["d2", "b2"]),
+    (ITEM_23_18, "Qc8", ["e6", "e8", "b7"]),
+    (ITEM_23_18, "Qc6", ["e6", "e8", "d5", "a6", "b7"]),
+    (ITEM_23_18, "Qe5", ["e6", "e4", "d5"]),
+])
+def test_refused_forks_say_what_the_piece_really_attacks(fen: str, san: str,
+                                                         attacked: list[str]) -> None:
+    board = chess.Board(fen)
+    move = board.parse_san(san)
+    after = board.copy()
+    after.push(move)
+    enemy = after.occupied_co[after.turn]
+    assert {chess.square_name(s) for s in after.attacks(move.to_square) if enemy & (1 << s)} \
+        == set(attacked)
+    assert "fork" not in motifs(fen, san)
+    message = why_not(fen, san, "fork", lang="en")
+    assert "does not attack two pieces" not in message
+    assert all(square in message for square in attacked), message
+    assert "do not count" in message
+    assert why_not(fen, san, "fork", lang="zh-Hans").endswith("都不算。")
+
+
+@pytest.mark.parametrize(("fen", "san", "motif", "message"), [
+    ("4k3/8/8/8/8/8/1N6/4K3 w - - 0 1", "Nd3", "fork",
+     "After Nd3, the knight on d3 attacks no enemy piece."),
+    ("4k3/8/8/8/8/r7/1N6/4K3 w - - 0 1", "Nc4", "fork",
+     "After Nc4, the knight on c4 attacks only the rook on a3."),
+    ("r2qk3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Nc7+", "fork",
+     "After Nc7+, the knight on c7 attacks the king on e8 and the rook on a8, but Black can "
+     "answer with Qxc7."),
+    ("6k1/5ppp/8/8/8/8/8/1R4K1 w - - 0 1", "Rb8#", "fork",
+     "Rb8# is checkmate: the game is over, so no piece needs to be won."),
+    ("4k3/8/8/8/8/8/8/4KB2 w - - 0 1", "Bc4", "pin",
+     "After Bc4, the bishop on c4 does not pin an enemy piece to its king or to a more "
+     "valuable piece, and it does not use a pin."),
+    ("4k3/4r3/8/8/8/8/8/3QK3 w - - 0 1", "Qe2", "pin",
+     "After Qe2, the queen on e2 lines up the rook on e7 with the king on e8, but the pin wins "
+     "nothing: Black loses no material because of it."),
+    ("4k3/6n1/8/4q3/8/8/8/K5B1 w - - 0 1", "Bd4", "skewer",
+     "After Bd4, the bishop on d4 attacks the queen on e5 with the knight on g7 behind it, but "
+     "Black can answer with Qxd4+."),
+    ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", "Rh5", "skewer",
+     "After Rh5, the rook on h5 does not attack a piece with a less valuable one behind it "
+     "that it could win."),
+    ("3q2k1/8/8/8/3N4/8/8/3RK3 w - - 0 1", "Nb5", "discovered_attack",
+     "Nb5 opens a line: the rook on d1 now attacks the queen on d8, but Black can answer with "
+     "Qf8."),
+    ("3q2k1/8/8/8/3N4/8/8/3RK3 w - - 0 1", "Ke2", "discovered_attack",
+     "Ke2 does not open a line for another piece to attack a piece it could win."),
+])
+def test_why_not(fen: str, san: str, motif: str, message: str) -> None:
+    assert motif not in motifs(fen, san)
+    assert why_not(fen, san, motif, lang="en") == message
+    chinese = why_not(fen, san, motif, lang="zh-Hans")
+    assert chinese.endswith("。") and "{" not in chinese
+
+
+def test_why_not_names_a_legal_reply_and_is_empty_for_the_tactic() -> None:
+    fen = "r2qk3/8/8/1N6/8/8/8/4K3 w - - 0 1"
+    board = chess.Board(fen)
+    board.push_san("Nc7+")
+    reply = board.parse_san("Qxc7")
+    assert board.is_capture(reply) and reply.to_square == chess.C7
+    assert why_not("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Nc7+", "fork") == ""
+
+
+def test_why_not_never_fails_on_sample_positions() -> None:
+    for fen in [row["FEN"] for row in _sample()[:12]]:
+        board = chess.Board(fen)
+        for move in board.legal_moves:
+            tags = motifs(board, move)
+            for motif in WHY_NOT:
+                text = why_not(board, move, motif, lang="en")
+                assert (text == "") == (motif in tags), (fen, move, motif)
+                assert text == "" or text.endswith(".")
+
+
+def test_pins_used_by_attacking_the_pinned_piece() -> None:
+    board = chess.Board("4k3/4n3/3P4/8/8/8/8/4RK2 b - - 0 1")
+    assert pins_used(board, chess.D6) == [(chess.E7, chess.E8)]
+    assert board.is_pinned(chess.BLACK, chess.E7)

@@ -30,6 +30,7 @@ from chesskit.exercises.protocol import BoardInput, BoardMarks, Goal, Kind, Lang
 from chesskit.explain import explain_move
 from chesskit.i18n import color_name, piece_on, t
 from chesskit.notation import read_move
+from chesskit.tactics import WHY_NOT, why_not
 from chesskit.tactics import motifs as _motifs
 
 if TYPE_CHECKING:
@@ -114,7 +115,9 @@ def _best_reason(board: chess.Board, move: chess.Move, reply: chess.Move | None
 
 def _move_reason(ex: Exercise, board: chess.Board, move: chess.Move, lang: Lang) -> str:
     """Why a legal move misses the goal: one sentence naming the piece and the square."""
-    mover = board.piece_type_at(move.from_square) or chess.PAWN
+    if ex.goal in WHY_NOT:
+        return why_not(board, move, ex.goal, lang=lang)
+    mover = move.promotion or board.piece_type_at(move.from_square) or chess.PAWN
     after = _after(board, move)
     king_sq = after.king(after.turn)
     fields: dict[str, object] = {
