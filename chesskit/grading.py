@@ -200,7 +200,8 @@ def _board_answers(notebook: Mapping[str, Any]) -> list[Found]:
         return []
     try:
         found = board_answers(notebook)
-        items = found.items() if isinstance(found, Mapping) else found
+        items = found.items() if isinstance(found, Mapping) else [
+            (a.exercise_id, a.answer) for a in found]
         return [Found(str(k), v if isinstance(v, str | list) else str(v), "board")
                 for k, v in items]
     except Exception:  # a damaged board record must not stop the batch

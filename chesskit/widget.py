@@ -191,7 +191,10 @@ class Board(anywidget.AnyWidget):
                          lang=get_language(lang), **kwargs)
         self.ui = {**{key: t(f"widget.{key}", lang=self.lang) for key in _UI_KEYS},
                    **{f"piece_{k}": piece_name(p, lang=self.lang).capitalize()
-                      for k, p in _PROMOTIONS.items()}}
+                      for k, p in _PROMOTIONS.items()},
+                   **{f"palette_{symbol}": piece_name(
+                       chess.Piece.from_symbol(symbol).piece_type, lang=self.lang,
+                       color=symbol.isupper()).capitalize() for symbol in "KQRBNPkqrbnp"}}
         self._frames = self._read_frames(position, positions)
         self.on_msg(self._on_msg)
         self._show(len(self._frames) - 1 if positions is None else 0)
