@@ -370,7 +370,7 @@ export default {
       if (get("waiting")) replyTimer = setTimeout(() => send({ type: "reply" }), get("pause"));
     };
     const redraw = () => {
-      if (get("fen") !== shownFen) { selected = null; shownFen = get("fen"); }
+      if (get("fen") !== shownFen) { selected = null; shownFen = get("fen"); sr.textContent = ""; }
       draw();
     };
     model.on("change", redraw);
