@@ -480,8 +480,11 @@ class Board(anywidget.AnyWidget):
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         bundle = super()._repr_mimebundle_(**kwargs)
         data, metadata = bundle if bundle is not None else ({}, {})
+        from chesskit.diagram import image_html
+
         board = self.svg()
         data["image/svg+xml"] = str(board)
+        data["text/html"] = image_html(board, alt=board.alt)
         data["text/plain"] = board.alt
         return data, metadata
 

@@ -119,6 +119,8 @@ def test_repr_and_mimebundle_are_deterministic() -> None:
     assert data["text/plain"] == first.svg().alt == second._repr_mimebundle_()[0]["text/plain"]
     assert data["image/svg+xml"] == second._repr_mimebundle_()[0]["image/svg+xml"]
     assert "application/vnd.jupyter.widget-view+json" in data
+    assert data["text/html"].startswith("<img src=\"data:image/svg+xml;base64,")
+    assert data["text/html"].endswith(f' alt="{first.svg().alt}">')
 
 
 def test_teacher_marks_and_arrows_reach_the_svg() -> None:
