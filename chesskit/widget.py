@@ -676,9 +676,12 @@ class ExerciseBoard(Board):
 
     def _record(self, answer: str, feedback: Feedback, *, announce: bool = True) -> None:
         again = self.solved and feedback.correct  # a line played on after its key move
+        if feedback.code not in ("empty", "incomplete") and not again:
+            _store_attempt(self.exercise, feedback, answer)
         with self.hold_sync():
             self.answer = feedback.answer or answer
             self.after_solution = self.solution_shown
+            self._save_answer()  # before the feedback shows: a save right after it keeps this
             self.attempts += 1
             self.feedback = feedback.message
             self.correct = feedback.correct
@@ -686,9 +689,6 @@ class ExerciseBoard(Board):
         if announce:
             self.say(feedback.message, squares=feedback.squares,
                      kind="ok" if feedback.correct else "error")
-        if feedback.code not in ("empty", "incomplete") and not again:
-            _store_attempt(self.exercise, feedback, answer)
-        self._save_answer()
 
     def type_text(self, text: str) -> Verdict | None:
         """Typed answers: a move on boards that play moves, the answer itself on the others."""

@@ -1,7 +1,7 @@
 """The board in a real browser: JupyterLab + Debian's Chromium driven by Playwright.
 
-One JupyterLab server for the module (token, temp root, widget state NOT saved: board answers
-must reach the file through cell outputs alone); each test writes a notebook, runs it, clicks
+One JupyterLab server for the module (token, temp root, no autosave, widget state NOT saved:
+board answers must reach the file through cell outputs and Ctrl+S alone); each test writes a notebook, runs it, clicks
 square centres and checks both the page and the kernel. Every wait is event-driven with a
 generous limit (a busy 2-core machine starts JupyterLab in 26 s); the server and its temp
 folder go away even when starting fails. A failing test leaves a screenshot in /tmp.
@@ -104,6 +104,7 @@ def running_lab(*, save_widget_state: bool = False) -> Iterator[Lab]:
         settings.mkdir()
         overrides = {"@jupyter-widgets/jupyterlab-manager:plugin": {
                          "saveState": save_widget_state},
+                     "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
                      "@jupyterlab/apputils-extension:notification": {
                          "fetchNews": "false", "checkForUpdates": False}}
         (settings / "overrides.json").write_text(json.dumps(overrides))
@@ -281,8 +282,8 @@ def test_board_answer_saved_with_ctrl_s_and_graded(lab: Lab, page: Page) -> None
     click(page, "b1")
     click(page, "h7")
     message(page, "Right")
+    assert page.locator("text=your answer on the board: Qh7#").is_visible()
     page.wait_for_selector(".ck.ck-solved")
-    page.wait_for_selector("text=your answer on the board: Qh7#")
     assert page.locator(".ck-hint").is_hidden() and page.locator(".ck-solution").is_visible()
     focused = page.evaluate("document.activeElement.dataset.sq || ''")
     assert focused in ("b1", "h7"), "the focus is on a board square"
@@ -369,7 +370,8 @@ def test_board_answer_saved_in_notebook_7(lab: Lab, page: Page) -> None:
     open_and_run(lab, page, "nb7.ipynb", "ck.exercise('04.10')", app="notebooks")
     click(page, "b4", white=False)
     click(page, "c3", white=False)
-    message(page, "Right")
+    message(page, "Right")  # the answer's output is updated before the feedback shows
+    assert page.locator("text=your answer on the board: bxc3").is_visible()
     page.keyboard.press("Control+s")
     from chesskit.boardstate import BoardAnswer
 

@@ -439,3 +439,32 @@ def test_answer_output_is_fixed_until_an_answer_then_updated(
     notebook = {"cells": [{"cell_type": "code", "outputs": [
         {"output_type": "display_data", "data": bundle, "metadata": {}}]}]}
     assert board_answers(notebook) == [BoardAnswer("12.01", "Ra8#", False)]
+
+
+def test_exercise_board_displays_itself_then_its_answer_output(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    shown: list[dict[str, object]] = []
+
+    class Handle:
+        display_id = "answer-1"
+
+    def display(data: dict[str, object], **options: object) -> Handle | None:
+        shown.append(data)
+        return Handle() if options.get("display_id") else None
+
+    monkeypatch.setattr("IPython.display.display", display)
+    ex = exercises.Exercise(id="12.01", lesson=12, kind="move", goal="mate", fen=BACK_RANK)
+    board = ExerciseBoard(exercise=ex)
+    board._ipython_display_()
+    assert "application/vnd.jupyter.widget-view+json" in shown[0]
+    assert shown[1] == board.answer_bundle() and board._displays == ["answer-1"]
+
+
+def test_odd_placements_never_raise() -> None:
+    ex = exercises.Exercise(id="02.90", lesson=2, kind="setup", data={"target": "start"})
+    board = ExerciseBoard(exercise=ex)
+    for square, piece in (("a1", "P"), ("h8", "p"), ("e1", "K"), ("e2", "K"), ("e3", "K")):
+        board.handle({"type": "place", "square": square, "piece": piece})
+    board.handle({"type": "place", "square": "z9", "piece": "Q"})
+    board.handle({"type": "submit"})
+    assert not board.correct and board.feedback and board.attempts == 1
