@@ -1,10 +1,11 @@
 """The board in a real browser: JupyterLab + Debian's Chromium driven by Playwright.
 
 One JupyterLab server for the module (token, temp root, no autosave, widget state NOT saved:
-board answers must reach the file through cell outputs and Ctrl+S alone); each test writes a notebook, runs it, clicks
-square centres and checks both the page and the kernel. Every wait is event-driven with a
-generous limit (a busy 2-core machine starts JupyterLab in 26 s); the server and its temp
-folder go away even when starting fails. A failing test leaves a screenshot in /tmp.
+board answers must reach the file through cell outputs and Ctrl+S alone); each test writes a
+notebook, runs it, clicks square centres and checks both the page and the kernel. Every wait
+is event-driven with a generous limit (a busy 2-core machine starts JupyterLab in 26 s); the
+server and its temp folder go away even when starting fails. A failing test leaves a
+screenshot in /tmp.
 """
 
 from __future__ import annotations
