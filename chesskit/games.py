@@ -22,7 +22,7 @@ import chess.pgn
 import traitlets
 
 from chesskit.i18n import color_name, t
-from chesskit.widget import Board, result_sentence
+from chesskit.widget import Board
 
 STOCKFISH = "/usr/games/stockfish"
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9,
@@ -129,19 +129,19 @@ class Game(Board):
         return self.opponent == "computer" and board.turn != (self.player != "black")
 
     def _legal_now(self, board: chess.Board) -> dict[str, list[str]]:
-        if self._computer_turn(board) or board.outcome(claim_draw=True) is not None:
+        if self._computer_turn(board) or self._ending[1]:
             return {}
         return super()._legal_now(board)
 
     def _status(self, board: chess.Board) -> str:
-        if self._computer_turn(board) and board.outcome(claim_draw=True) is None:
+        if self._computer_turn(board) and not self._ending[1]:
             return t("widget.thinking", lang=self.lang)
         return super()._status(board)
 
     def _show(self, index: int) -> None:
         super()._show(index)
         board = self._frames[index]
-        result, reason, _ = result_sentence(board, lang=self.lang)
+        result, reason, _ = self._ending
         with self.hold_sync():
             self.result, self.reason = result, reason
             self.pgn = game_pgn(board, opponent=self.opponent, player=self.player,
@@ -149,7 +149,7 @@ class Game(Board):
 
     def after_move(self, board: chess.Board) -> None:
         """Let the computer answer after the page's pause (the board announces a result)."""
-        if not result_sentence(board, lang=self.lang)[1] and self._computer_turn(board):
+        if not self._ending[1] and self._computer_turn(board):
             self.waiting = True
 
     def take_back(self) -> None:

@@ -199,7 +199,7 @@ class Board(anywidget.AnyWidget):
         self.on_msg(self._on_msg)
         self._show(len(self._frames) - 1 if positions is None else 0)
         if self._announce_end:
-            self.say(result_sentence(self._frames[self.index], lang=self.lang)[2])
+            self.say(self._ending[2])
 
     _announce_end = True
     """Say at once how the shown game ended (exercise boards do not: it may be the answer)."""
@@ -221,6 +221,7 @@ class Board(anywidget.AnyWidget):
 
     def _show(self, index: int) -> None:
         board = self._frames[index]
+        self._ending = result_sentence(board, lang=self.lang)  # how the shown game ended
         with self.hold_sync():
             self.index = index
             self.count = len(self._frames)
@@ -239,7 +240,7 @@ class Board(anywidget.AnyWidget):
             self.promotion = ""
 
     def _legal_now(self, board: chess.Board) -> dict[str, list[str]]:
-        if self.mode != "play" or board.outcome(claim_draw=True) is not None:
+        if self.mode != "play" or self._ending[1]:
             return {}
         return legal_targets(board)
 
@@ -328,9 +329,8 @@ class Board(anywidget.AnyWidget):
         if square not in chess.SQUARE_NAMES or self.mode != "play":
             return
         board = self._frames[self.index]
-        end = result_sentence(board, lang=self.lang)[2]
-        if end:
-            self.say(end)
+        if self._ending[1]:
+            self.say(self._ending[2])
             return
         origin = chess.parse_square(square)
         piece = board.piece_at(origin)
@@ -384,7 +384,7 @@ class Board(anywidget.AnyWidget):
         board.push(move)
         self._frames = self._frames[: self.index + 1] + [board]
         self._show(self.index + 1)
-        end = result_sentence(board, lang=self.lang)[2]
+        end = self._ending[2]
         check = t("widget.check", lang=self.lang) if board.is_check() and not end else ""
         self.say(sentences(t("widget.played", lang=self.lang, side=mover, san=san), end, check,
                            lang=self.lang), kind="ok")
@@ -415,8 +415,7 @@ class Board(anywidget.AnyWidget):
     def goto(self, index: int) -> Board:
         """Show position number ``index`` (clamped to the list)."""
         self._show(max(0, min(index, len(self._frames) - 1)))
-        end = result_sentence(self._frames[self.index], lang=self.lang)[2]
-        self.say(end if self._announce_end else "")
+        self.say(self._ending[2] if self._announce_end else "")
         return self
 
     def flip(self) -> Board:

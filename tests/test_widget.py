@@ -9,13 +9,14 @@ import chess
 import pytest
 
 from chesskit.boardstate import ANSWER_MIME, BoardAnswer, board_answers
-from chesskit.games import builtin_move, game_pgn, play, result_sentence
+from chesskit.games import builtin_move, game_pgn, play
 from chesskit.widget import (
     BOARD_INPUTS,
     Board,
     ExerciseBoard,
     board_input,
     legal_targets,
+    result_sentence,
     square_labels,
 )
 
