@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -19,7 +18,7 @@ import chess
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from test_browser import ARGS, CHROMIUM, centre, open_and_run, start_lab  # noqa: E402
+from test_browser import ARGS, CHROMIUM, centre, open_and_run, running_lab  # noqa: E402
 
 from chesskit.widget import Board  # noqa: E402
 
@@ -45,27 +44,22 @@ def browser_times() -> tuple[list[float], list[float]]:
     """(click -> targets shown, click on target -> piece redrawn there) in ms."""
     from playwright.sync_api import sync_playwright
 
-    lab = start_lab(Path(tempfile.mkdtemp(prefix="chesskit-bench-")))
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1200, "height": 1000})
-            open_and_run(lab, page, "bench.ipynb", "b = ck.Board()\nb")
-            page.evaluate(STAMP)
-            picks, moves = [], []
-            for i in range(ROUNDS * 2):
-                source, target = CYCLE[i % len(CYCLE)]
-                page.mouse.click(*centre(page, source))
-                picks.append(page.evaluate(WATCH, [target, "dot"]))
-                page.mouse.click(*centre(page, target))
-                moves.append(page.evaluate(WATCH, [target, "piece"]))
-                if i % len(CYCLE) == len(CYCLE) - 1:  # back to the start: no fivefold repetition
-                    page.locator(".ck-first").click()
-                    page.wait_for_selector(".ck-first[disabled]")
-            browser.close()
-    finally:
-        lab.process.terminate()
-        lab.process.wait(timeout=10)
+    with running_lab() as lab, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1200, "height": 1000})
+        open_and_run(lab, page, "bench.ipynb", "b = ck.Board()\nb")
+        page.evaluate(STAMP)
+        picks, moves = [], []
+        for i in range(ROUNDS * 2):
+            source, target = CYCLE[i % len(CYCLE)]
+            page.mouse.click(*centre(page, source))
+            picks.append(page.evaluate(WATCH, [target, "dot"]))
+            page.mouse.click(*centre(page, target))
+            moves.append(page.evaluate(WATCH, [target, "piece"]))
+            if i % len(CYCLE) == len(CYCLE) - 1:  # back to the start: no repetition draw
+                page.locator(".ck-first").click()
+                page.wait_for_selector(".ck-first[disabled]")
+        browser.close()
     return picks[ROUNDS // 5:], moves[ROUNDS // 5:]
 
 

@@ -64,9 +64,27 @@ class BoardSvg(str):
     def _repr_svg_(self) -> str:
         return str(self)
 
+    def _repr_html_(self) -> str:
+        """JupyterLab draws SVG output as an ``<img>`` with no alt: this one carries ``alt``."""
+        return image_html(self, alt=self.alt)
+
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         """Where SVG is not shown (an untrusted notebook, a terminal) the text stands in."""
         printer.text(self.alt)
+
+
+def image_html(svg: str, *, alt: str) -> str:
+    """An ``<img>`` of ``svg`` whose ``alt`` a screen reader reads (also where the picture is
+    not shown, as in an untrusted notebook).
+
+    >>> image_html("<svg/>", alt="An empty board.")
+    '<img src="data:image/svg+xml;base64,PHN2Zy8+" alt="An empty board.">'
+    """
+    import base64
+    import html
+
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(alt, quote=True)}">'
 
 
 def _minify_piece(svg: str) -> str:

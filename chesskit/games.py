@@ -6,7 +6,7 @@
 >>> game.result, game.reason
 ('0-1', 'checkmate')
 >>> game.message
-'Black wins by checkmate.'
+'Black played Qh4#. Checkmate! Black wins.'
 """
 
 from __future__ import annotations
@@ -30,15 +30,6 @@ VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.
 # level 1..8 -> Stockfish "Skill Level" and search depth: a beginner's opponent
 _SKILL = (0, 1, 2, 4, 6, 9, 13, 20)
 _DEPTH = (1, 1, 2, 3, 4, 6, 8, 12)
-_REASONS = {
-    chess.Termination.CHECKMATE: "checkmate",
-    chess.Termination.STALEMATE: "stalemate",
-    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient",
-    chess.Termination.THREEFOLD_REPETITION: "threefold",
-    chess.Termination.FIVEFOLD_REPETITION: "threefold",
-    chess.Termination.FIFTY_MOVES: "fifty",
-    chess.Termination.SEVENTYFIVE_MOVES: "fifty",
-}
 
 
 def builtin_move(board: chess.Board, *, seed: int = 0) -> chess.Move | None:
@@ -115,22 +106,6 @@ def computer_move(board: chess.Board, *, level: int = 1) -> chess.Move | None:
         return builtin_move(board, seed=level)
 
 
-def result_sentence(board: chess.Board, *, lang: str | None = None) -> tuple[str, str, str]:
-    """``(result, reason, sentence)`` of a finished game, or ``("*", "", "")``.
-
-    >>> result_sentence(chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), lang="en")[:2]
-    ('1/2-1/2', 'stalemate')
-    """
-    outcome = board.outcome(claim_draw=True)
-    if outcome is None:
-        return "*", "", ""
-    reason = _REASONS.get(outcome.termination, "unknown")
-    winner = color_name(outcome.winner, lang=lang) if outcome.winner is not None else ""
-    text = t(f"widget.result_{reason}", lang=lang, winner=winner,
-             side=color_name(board.turn, lang=lang))
-    return outcome.result(), reason, text
-
-
 class Game(Board):
     """A practice game: the move list grows as you play, PGN in ``pgn``, result with reason."""
 
@@ -154,30 +129,27 @@ class Game(Board):
         return self.opponent == "computer" and board.turn != (self.player != "black")
 
     def _legal_now(self, board: chess.Board) -> dict[str, list[str]]:
-        if self._computer_turn(board) or board.outcome(claim_draw=True) is not None:
+        if self._computer_turn(board) or self._ending[1]:
             return {}
         return super()._legal_now(board)
 
     def _status(self, board: chess.Board) -> str:
-        if self._computer_turn(board) and board.outcome(claim_draw=True) is None:
+        if self._computer_turn(board) and not self._ending[1]:
             return t("widget.thinking", lang=self.lang)
         return super()._status(board)
 
     def _show(self, index: int) -> None:
         super()._show(index)
         board = self._frames[index]
-        result, reason, _ = result_sentence(board, lang=self.lang)
+        result, reason, _ = self._ending
         with self.hold_sync():
             self.result, self.reason = result, reason
             self.pgn = game_pgn(board, opponent=self.opponent, player=self.player,
                                 result=result)
 
     def after_move(self, board: chess.Board) -> None:
-        """Announce the result, or let the computer answer after the page's pause."""
-        _, reason, sentence = result_sentence(board, lang=self.lang)
-        if reason:
-            self.say(sentence, kind="ok")
-        elif self._computer_turn(board):
+        """Let the computer answer after the page's pause (the board announces a result)."""
+        if not self._ending[1] and self._computer_turn(board):
             self.waiting = True
 
     def take_back(self) -> None:

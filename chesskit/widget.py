@@ -16,7 +16,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import contextlib
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +27,8 @@ import chess
 import chess.pgn
 import traitlets
 
-from chesskit.errors import MoveError
+from chesskit.boardstate import ANSWER_MIME
+from chesskit.errors import ChessKitError, MoveError
 from chesskit.i18n import color_name, get_language, join_words, piece_name, piece_on, t
 
 if TYPE_CHECKING:
@@ -35,8 +38,20 @@ if TYPE_CHECKING:
 
 _STATIC = resources.files("chesskit") / "static"
 _UI_KEYS = ("flip", "first", "back", "forward", "last", "takeback", "clear", "move_box",
-            "answer_box", "play", "submit", "hint", "solution", "promote", "cancel")
+            "answer_box", "play", "submit", "hint", "solution", "promote", "cancel", "can_go",
+            "targets", "palette", "delete", "minus", "ok")
 _PROMOTIONS = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT}
+_REASONS = {
+    chess.Termination.CHECKMATE: "checkmate",
+    chess.Termination.STALEMATE: "stalemate",
+    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient",
+    chess.Termination.THREEFOLD_REPETITION: "threefold",
+    chess.Termination.FIVEFOLD_REPETITION: "fivefold",
+    chess.Termination.FIFTY_MOVES: "fifty",
+    chess.Termination.SEVENTYFIVE_MOVES: "seventyfive",
+}
+BOARD_INPUTS = ("move", "line", "square", "squares", "placement", "options", "number", "game")
+"""How an exercise is answered on the board (see :func:`board_input`)."""
 
 
 def _to_board(position: object) -> chess.Board:
@@ -83,6 +98,35 @@ def line_text(board: chess.Board) -> str:
     '1. e4'
     """
     return board.root().variation_san(board.move_stack)
+
+
+def result_sentence(board: chess.Board, *, lang: str | None = None) -> tuple[str, str, str]:
+    """``(result, reason, sentence)`` of a finished game, or ``("*", "", "")``; draws that a
+    player may claim (threefold, fifty moves) end the game on the board too.
+
+    >>> result_sentence(chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), lang="en")[:2]
+    ('1/2-1/2', 'stalemate')
+    >>> result_sentence(chess.Board("4N3/8/8/8/8/k7/8/4K3 b - - 0 1"), lang="en")[2]
+    'Draw: nobody has enough pieces left to give checkmate.'
+    """
+    outcome = board.outcome(claim_draw=True)
+    if outcome is None:
+        return "*", "", ""
+    reason = _REASONS.get(outcome.termination, "unknown")
+    winner = color_name(outcome.winner, lang=lang) if outcome.winner is not None else ""
+    text = t(f"widget.result_{reason}", lang=lang, winner=winner,
+             side=color_name(board.turn, lang=lang))
+    return outcome.result(), reason, text
+
+
+def sentences(*parts: str, lang: str | None = None) -> str:
+    """Sentences one after the other: a space between them in English, none in Chinese.
+
+    >>> sentences("黑方走了Qh4#。", "将死！黑方胜。", "", lang="zh-Hans")
+    '黑方走了Qh4#。将死！黑方胜。'
+    """
+    glue = "" if get_language(lang).startswith("zh") else " "
+    return glue.join(part for part in parts if part)
 
 
 def _color(text: str) -> chess.Color:
@@ -145,10 +189,20 @@ class Board(anywidget.AnyWidget):
                  **kwargs: Any) -> None:
         super().__init__(orientation=orientation, size=size, mode=mode, takeback=takeback,
                          lang=get_language(lang), **kwargs)
-        self.ui = {key: t(f"widget.{key}", lang=self.lang) for key in _UI_KEYS}
+        self.ui = {**{key: t(f"widget.{key}", lang=self.lang) for key in _UI_KEYS},
+                   **{f"piece_{k}": piece_name(p, lang=self.lang).capitalize()
+                      for k, p in _PROMOTIONS.items()},
+                   **{f"palette_{symbol}": piece_name(
+                       chess.Piece.from_symbol(symbol).piece_type, lang=self.lang,
+                       color=symbol.isupper()).capitalize() for symbol in "KQRBNPkqrbnp"}}
         self._frames = self._read_frames(position, positions)
         self.on_msg(self._on_msg)
         self._show(len(self._frames) - 1 if positions is None else 0)
+        if self._announce_end:
+            self.say(self._ending[2])
+
+    _announce_end = True
+    """Say at once how the shown game ended (exercise boards do not: it may be the answer)."""
 
     @staticmethod
     def _read_frames(position: object, positions: object) -> list[chess.Board]:
@@ -167,6 +221,7 @@ class Board(anywidget.AnyWidget):
 
     def _show(self, index: int) -> None:
         board = self._frames[index]
+        self._ending = result_sentence(board, lang=self.lang)  # how the shown game ended
         with self.hold_sync():
             self.index = index
             self.count = len(self._frames)
@@ -185,8 +240,9 @@ class Board(anywidget.AnyWidget):
             self.promotion = ""
 
     def _legal_now(self, board: chess.Board) -> dict[str, list[str]]:
-        over = board.outcome() is not None
-        return legal_targets(board) if self.mode == "play" and not over else {}
+        if self.mode != "play" or self._ending[1]:
+            return {}
+        return legal_targets(board)
 
     def _status(self, board: chess.Board) -> str:
         """The line under the board: whose turn it is, while a move can be played."""
@@ -230,6 +286,7 @@ class Board(anywidget.AnyWidget):
             "pick": lambda: self.pick(text.get("square", "")),
             "text": lambda: self.type_text(text.get("text", "")),
             "mark": lambda: self.toggle(text.get("square", "")),
+            "place": lambda: self.place(text.get("square", ""), text.get("piece", "")),
             "submit": self.submit,
             "step": lambda: self.step(_int(text.get("delta", "0"))),
             "goto": lambda: self.goto(_int(text.get("index", "0"))),
@@ -263,21 +320,38 @@ class Board(anywidget.AnyWidget):
         return self.request(pending[:2], pending[2:], promotion=piece)
 
     def pick(self, square: str) -> None:
-        """A click on a square with no legal move: say why it cannot move."""
+        """A click on a piece with no legal move: say why, as a typed try would be explained
+        (the game is over, it is the other side's turn, the piece is pinned...).
+
+        >>> b = Board("2b1k3/pp6/2n5/1B6/3P4/8/5PPP/6K1 b - - 0 1"); b.pick("c6"); b.message[:30]
+        'The knight on c6 is pinned: it'
+        """
         if square not in chess.SQUARE_NAMES or self.mode != "play":
             return
         board = self._frames[self.index]
-        piece = board.piece_at(chess.parse_square(square))
-        if piece is None:
+        if self._ending[1]:
+            self.say(self._ending[2])
             return
-        where = piece_on(piece.piece_type, chess.parse_square(square), color=piece.color,
-                         lang=self.lang)
+        origin = chess.parse_square(square)
+        piece = board.piece_at(origin)
+        if piece is None or not self.legal or square in self.legal:
+            return
         if piece.color != board.turn:
+            where = piece_on(piece.piece_type, origin, color=piece.color, lang=self.lang)
             self.say(t("widget.wrong_turn", lang=self.lang, piece=where,
                        side=color_name(board.turn, lang=self.lang)), squares=[square], kind="error")
-        else:
-            self.say(t("widget.cannot_move", lang=self.lang, piece=where), squares=[square],
-                     kind="error")
+            return
+        tries = sorted(board.generate_pseudo_legal_moves(chess.BB_SQUARES[origin]),
+                       key=lambda m: m.uci())
+        if tries:
+            from chesskit.explain import explain_move
+
+            verdict = explain_move(board, tries[0], lang=self.lang)
+            self.say(verdict.message, squares=verdict.squares or [origin], kind="error")
+            return
+        where = piece_on(piece.piece_type, origin, color=piece.color, lang=self.lang)
+        self.say(t("widget.cannot_move", lang=self.lang, piece=where), squares=[square],
+                 kind="error")
 
     def type_text(self, text: str) -> Verdict | None:
         """A move typed in the text box, read with :func:`chesskit.notation.read_move`."""
@@ -310,10 +384,10 @@ class Board(anywidget.AnyWidget):
         board.push(move)
         self._frames = self._frames[: self.index + 1] + [board]
         self._show(self.index + 1)
-        text = t("widget.played", lang=self.lang, side=mover, san=san)
-        if board.is_check() and not board.is_checkmate():
-            text += " " + t("widget.check", lang=self.lang)
-        self.say(text, kind="ok")
+        end = self._ending[2]
+        check = t("widget.check", lang=self.lang) if board.is_check() and not end else ""
+        self.say(sentences(t("widget.played", lang=self.lang, side=mover, san=san), end, check,
+                           lang=self.lang), kind="ok")
         self.after_move(board)
 
     def after_move(self, board: chess.Board) -> None:
@@ -341,7 +415,7 @@ class Board(anywidget.AnyWidget):
     def goto(self, index: int) -> Board:
         """Show position number ``index`` (clamped to the list)."""
         self._show(max(0, min(index, len(self._frames) - 1)))
-        self.say("")
+        self.say(self._ending[2] if self._announce_end else "")
         return self
 
     def flip(self) -> Board:
@@ -354,6 +428,27 @@ class Board(anywidget.AnyWidget):
         if square in chess.SQUARE_NAMES and self.mode == "mark":
             chosen = set(self.marked) ^ {square}
             self.marked = sorted(chosen, key=chess.parse_square)
+        return self
+
+    def place(self, square: str, piece: str) -> Board:
+        """In place mode, put ``piece`` ("Q", "k"...) on an empty square, or clear a square.
+
+        >>> Board("8/8/8/8/8/8/8/8", mode="place").place("e1", "K").place("d1", "Q").fen
+        '8/8/8/8/8/8/8/3QK3 w - - 0 1'
+        """
+        if square not in chess.SQUARE_NAMES or self.mode != "place":
+            return self
+        board = self._frames[self.index].copy(stack=False)
+        origin = chess.parse_square(square)
+        if board.piece_at(origin) is not None:
+            board.remove_piece_at(origin)
+        elif len(piece) == 1 and piece in "KQRBNPkqrbnp":
+            board.set_piece_at(origin, chess.Piece.from_symbol(piece))
+        else:
+            self.say(t("widget.choose_piece", lang=self.lang), kind="error")
+            return self
+        self._frames = [board]
+        self._show(0)
         return self
 
     def submit(self) -> None:
@@ -384,8 +479,11 @@ class Board(anywidget.AnyWidget):
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         bundle = super()._repr_mimebundle_(**kwargs)
         data, metadata = bundle if bundle is not None else ({}, {})
+        from chesskit.diagram import image_html
+
         board = self.svg()
         data["image/svg+xml"] = str(board)
+        data["text/html"] = image_html(board, alt=board.alt)
         data["text/plain"] = board.alt
         return data, metadata
 
@@ -432,11 +530,50 @@ def _int(text: str) -> int:
         return 0
 
 
+def board_input(exercise: Exercise) -> str:
+    """How ``exercise`` is answered on the board, one of :data:`BOARD_INPUTS`: the one place
+    where the kind decides. A kind that declares ``board_input`` itself is taken at its word.
+
+    >>> from chesskit.exercises import Exercise
+    >>> board_input(Exercise(id="x", lesson=2, kind="setup", data={"target": "start"}))
+    'placement'
+    """
+    declared = getattr(exercise, "board_input", None)
+    if isinstance(declared, str) and declared in BOARD_INPUTS:
+        return declared
+    if exercise.kind == "notation":
+        return "move" if exercise.data.get("mode") == "write" else "game"
+    by_kind = {"move": "move", "line": "line", "playout": "line", "square": "square",
+               "squares": "squares", "setup": "placement", "choice": "options",
+               "count": "number"}
+    return by_kind.get(exercise.kind, "move")
+
+
+def board_marks(exercise: Exercise) -> tuple[Mapping[str, object] | None, list[str] | None]:
+    """The marks and arrows the exercise's board starts with (the kind's ``board_marks``)."""
+    declared = getattr(exercise, "board_marks", None)
+    if callable(declared):
+        return declared()
+    from chesskit.exercises import _board_marks
+
+    return _board_marks(exercise)
+
+
+# board input -> (board mode, what the text box reads, take back allowed)
+_INPUT_MODES = {"move": ("play", "move", False), "line": ("play", "move", False),
+                "game": ("play", "move", True), "square": ("mark", "answer", False),
+                "squares": ("mark", "answer", False), "placement": ("place", "answer", False),
+                "options": ("view", "answer", False), "number": ("view", "answer", False)}
+_PLAYED = ("move", "line", "game")
+
+
 class ExerciseBoard(Board):
     """An exercise on the board: prompt, board, feedback, hint and solution buttons.
 
-    The answer given on the board is kept in ``exercise_id`` + ``answer`` so that a notebook
-    saved with widget state can be graded without running it (see chesskit.boardstate).
+    Every answer given on the board is graded by ``Exercise.check`` like a typed one, recorded
+    with :func:`chesskit.learner.record_attempt`, and written into the cell's output (see
+    :data:`ANSWER_MIME` and chesskit.boardstate), which every frontend saves with the notebook.
+    The synced ``exercise_id`` + ``answer`` traits are the older, widget-state copy.
     """
 
     exercise_id = traitlets.Unicode("").tag(sync=True)
@@ -446,27 +583,79 @@ class ExerciseBoard(Board):
     feedback = traitlets.Unicode("").tag(sync=True)
     correct = traitlets.Bool(False).tag(sync=True)
     solved = traitlets.Bool(False).tag(sync=True)
+    board_input = traitlets.Unicode("move").tag(sync=True)
+    choices = traitlets.List(traitlets.List(traitlets.Unicode())).tag(sync=True)
+    solution_shown = traitlets.Bool(False).tag(sync=True)
+    after_solution = traitlets.Bool(False).tag(sync=True)
+    solution_choice = traitlets.Unicode("").tag(sync=True)
+    _announce_end = False
 
     def __init__(self, position: object = None, *, exercise: Exercise, size: int = 400,
                  lang: str | None = None, **_ignored: object) -> None:
         self.exercise = exercise
-        self._flow = _flow(exercise)
+        self._input = board_input(exercise)
         self._hint_level = 0
+        self._displays: list[str] = []
         self._start = exercise.board()
-        data = exercise.data
-        mode = {"mark": "mark", "text": "view"}.get(self._flow, "play")
-        super().__init__(self._start, size=size, mode=mode, takeback=self._flow == "free",
-                         lang=lang, exercise_id=exercise.id,
-                         text_input="answer" if self._flow in ("text", "mark") else "move",
+        mode, text_input, takeback = _INPUT_MODES[self._input]
+        super().__init__(self._start, size=size, mode=mode, takeback=takeback, lang=lang,
+                         exercise_id=exercise.id, board_input=self._input,
+                         text_input=text_input,
                          orientation="white" if self._start.turn else "black")
         self.prompt = exercise.prompt_text(lang=self.lang)
-        if exercise.kind == "square" and data.get("mode") == "name" and data.get("square"):
-            self.highlight(yellow=[str(data["square"])])
-        if exercise.kind == "notation" and data.get("mode") == "write" and data.get("move"):
-            self.draw(str(data["move"]))
+        if self._input == "options":
+            self.choices = [[chr(65 + i), f"{chr(65 + i)}. {option}"]
+                            for i, option in enumerate(exercise.options(lang=self.lang))]
+        marks, arrows = board_marks(exercise)
+        if marks:
+            self.highlight(**{c: list(s) for c, s in marks.items()})  # type: ignore[call-overload]
+        if arrows:
+            self.draw(*arrows)
 
     def __repr__(self) -> str:
         return f"<chesskit.ExerciseBoard id={self.exercise_id!r} fen={self.fen!r}>"
+
+    def _status(self, board: chess.Board) -> str:
+        """Under an exercise board: what to do with it, for the inputs that are not moves."""
+        if self._input in _PLAYED:
+            return super()._status(board)
+        return t(f"widget.how_{self._input}", lang=self.lang)
+
+    # -- the answer saved with the notebook ---------------------------------------------------
+
+    def answer_bundle(self) -> dict[str, object]:
+        """The cell output that records the board answer (the same bytes until one is given).
+
+        >>> from chesskit.exercises import Exercise
+        >>> ex = Exercise(id="01.60", lesson=1, kind="square",
+        ...               data={"mode": "find", "square": "e4"})
+        >>> ExerciseBoard(exercise=ex, lang="en").answer_bundle()["text/plain"]
+        '01.60: your answer on the board is saved here.'
+        """
+        record = {"exercise_id": self.exercise_id, "answer": self.answer,
+                  "after_solution": self.after_solution}
+        key = "answer_saved" if self.answer else "answer_none"
+        text = t(f"widget.{key}", lang=self.lang, id=self.exercise_id, answer=self.answer)
+        late = t("widget.answer_after_solution", lang=self.lang) if self.after_solution else ""
+        return {ANSWER_MIME: record, "text/plain": sentences(text, late, lang=self.lang)}
+
+    def _ipython_display_(self) -> None:
+        """The board, then a small output that the board updates with each answer."""
+        from IPython.display import display
+
+        data, metadata = self._repr_mimebundle_()
+        display(data, metadata=metadata, raw=True)
+        handle = display(self.answer_bundle(), raw=True, display_id=True)
+        if handle is not None:
+            self._displays.append(handle.display_id)
+
+    def _save_answer(self) -> None:
+        from IPython.display import update_display
+
+        for display_id in self._displays:
+            update_display(self.answer_bundle(), display_id=display_id, raw=True)
+
+    # -- requests ------------------------------------------------------------------------------
 
     def handle(self, content: Mapping[str, object]) -> None:
         """Requests of the board, plus "hint" and "solution"."""
@@ -479,14 +668,19 @@ class ExerciseBoard(Board):
             super().handle(content)
 
     def grade(self, answer: str) -> Feedback:
-        """Check ``answer``, record it in the synced traits and show the feedback."""
-        feedback = self.exercise.check(answer)
+        """Check ``answer`` exactly as a typed one, record it and show the feedback."""
+        feedback = self.exercise.check(answer, lang=self.lang)
         self._record(answer, feedback)
         return feedback
 
     def _record(self, answer: str, feedback: Feedback, *, announce: bool = True) -> None:
+        again = self.solved and feedback.correct  # a line played on after its key move
+        if feedback.code not in ("empty", "incomplete") and not again:
+            _store_attempt(self.exercise, feedback, answer)
         with self.hold_sync():
-            self.answer = answer
+            self.answer = feedback.answer or answer
+            self.after_solution = self.solution_shown
+            self._save_answer()  # before the feedback shows: a save right after it keeps this
             self.attempts += 1
             self.feedback = feedback.message
             self.correct = feedback.correct
@@ -496,39 +690,49 @@ class ExerciseBoard(Board):
                      kind="ok" if feedback.correct else "error")
 
     def type_text(self, text: str) -> Verdict | None:
-        """Typed answers: a move on move boards, the answer itself on the others."""
-        if self._flow in ("text", "mark"):
-            self.grade(text)
-            return None
-        return super().type_text(text)
+        """Typed answers: a move on boards that play moves, the answer itself on the others."""
+        if self._input in _PLAYED:
+            return super().type_text(text)
+        self.grade(text)
+        return None
+
+    def toggle(self, square: str) -> Board:
+        """Mark a square; on a one-square item the click is the answer."""
+        if self._input == "square" and square in chess.SQUARE_NAMES:
+            self.marked = [square]
+            self.grade(square)
+            return self
+        return super().toggle(square)
 
     def submit(self) -> None:
-        """Submit: the marked squares, or the moves played ("free" boards)."""
-        if self._flow == "mark":
+        """Submit: the marked squares, the placed pieces, or the moves played."""
+        if self._input == "squares":
             if not self.marked:
                 super().submit()
                 return
             self.grade(" ".join(self.marked))
-        elif self._flow == "free":
+        elif self._input == "placement":
+            self.grade(self._frames[self.index].board_fen())
+        elif self._input == "game":
             self.grade(line_text(self._frames[self.index]))
 
     def _legal_now(self, board: chess.Board) -> dict[str, list[str]]:
-        if self._flow == "line" and board.turn != self._start.turn:
+        if self._input == "line" and board.turn != self._start.turn:
             return {}
         return super()._legal_now(board)
 
     def after_move(self, board: chess.Board) -> None:
         """Check the solver's move; a wrong one is recorded, explained and taken back."""
-        if self._flow not in ("move", "line") or board.turn == self._start.turn:
+        if self._input not in ("move", "line") or board.turn == self._start.turn:
             return
         played = board.move_stack[len(self._start.move_stack):]
         first = len(played) == 1
         answer = _sans(board)[-1] if first and self.exercise.kind != "playout" \
             else self._start.variation_san(played)
-        feedback = self.exercise.check(answer)
+        feedback = self.exercise.check(answer, lang=self.lang)
         if feedback.correct or feedback.code == "incomplete":
             self._record(answer, feedback, announce=feedback.correct)
-            if self._flow == "line" and not board.is_game_over():
+            if self._input == "line" and not board.is_game_over():
                 self.waiting = True
             else:
                 self.mode = "view"
@@ -555,37 +759,76 @@ class ExerciseBoard(Board):
             self.play_move(move)
 
     def show_hint(self) -> None:
-        """The next hint: a nudge, then the piece, then the move."""
-        text = self.exercise.hint(min(self._hint_level, 2))
+        """The next hint: a nudge, then the piece, then the move; then "no more hints"."""
+        level = self._hint_level
         self._hint_level += 1
+        text = self.exercise.hint(level, lang=self.lang) if level <= 2 else ""
         self.say(text or t("widget.no_hint", lang=self.lang), kind="info")
 
-    def show_solution(self) -> None:
-        """Say the first correct answer and draw it when it is a move."""
-        from chesskit.notation import read_move
+    # -- the solution, drawn on the board ------------------------------------------------------
 
+    def show_solution(self) -> None:
+        """Draw the first correct answer on the board: an arrow, marked squares, the pieces
+        placed, the right button; say it in words where that is short."""
         solutions = self.exercise.solutions()
         if not solutions:
+            self.say(t("widget.no_solution", lang=self.lang))
             return
-        try:
+        self.solution_shown = True
+        words = _SOLUTION_DRAWINGS[self._input](self, solutions)
+        self.say(words or t("widget.solution_on_board", lang=self.lang), kind="info")
+
+    def _draw_move(self, solutions: list[str]) -> str:
+        from chesskit.notation import read_move
+
+        with contextlib.suppress(MoveError):
             move = read_move(self._start, solutions[0].split()[0].split(".")[-1])
             self.arrows = [[chess.square_name(move.from_square),
                             chess.square_name(move.to_square), "blue"]]
-        except MoveError:
-            pass
-        self.say(t("widget.show_solution", lang=self.lang,
-                   solution=join_words(solutions[:3], lang=self.lang)), kind="info")
+        return t("widget.show_solution", lang=self.lang,
+                 solution=join_words(solutions[:3], lang=self.lang))
+
+    def _draw_squares(self, solutions: list[str]) -> str:
+        squares = sorted({s for answer in solutions[:1 if self._input == "squares" else 8]
+                          for s in answer.split() if s in chess.SQUARE_NAMES},
+                         key=chess.parse_square)
+        self.marks = {**self.marks, "green": squares}
+        return t("widget.show_squares", lang=self.lang,
+                 squares=join_words(squares, lang=self.lang))
+
+    def _draw_placement(self, solutions: list[str]) -> str:
+        board = chess.Board(None)
+        with contextlib.suppress(ValueError):
+            board.set_board_fen(solutions[0])
+        self.mode = "view"
+        self._frames = [board]
+        self._show(0)
+        return ""
+
+    def _draw_option(self, solutions: list[str]) -> str:
+        self.solution_choice = solutions[0]
+        label = next((text for value, text in self.choices if value == solutions[0]),
+                     solutions[0])
+        return t("widget.show_solution", lang=self.lang, solution=label)
+
+    def _say_solution(self, solutions: list[str]) -> str:
+        return t("widget.show_solution", lang=self.lang,
+                 solution=join_words(solutions[:3], lang=self.lang))
 
 
-def _flow(exercise: Exercise) -> str:
-    """How an exercise is answered on the board: move, line, mark, free or text."""
-    mode = exercise.data.get("mode")
-    if exercise.kind in ("move",):
-        return "move"
-    if exercise.kind in ("line", "playout"):
-        return "line"
-    if exercise.kind == "squares" or (exercise.kind == "square" and mode == "find"):
-        return "mark"
-    if exercise.kind == "notation" and mode == "read":
-        return "free"
-    return "text"
+_SOLUTION_DRAWINGS: dict[str, Callable[[ExerciseBoard, list[str]], str]] = {
+    "move": ExerciseBoard._draw_move, "line": ExerciseBoard._draw_move,
+    "game": ExerciseBoard._draw_move, "square": ExerciseBoard._draw_squares,
+    "squares": ExerciseBoard._draw_squares, "placement": ExerciseBoard._draw_placement,
+    "options": ExerciseBoard._draw_option, "number": ExerciseBoard._say_solution,
+}
+
+
+def _store_attempt(exercise: Exercise, feedback: Feedback, answer: str) -> None:
+    """Record a board answer in the learner's progress, as ``ck.answer`` does; never raises."""
+    from chesskit.learner import record_attempt
+
+    with contextlib.suppress(sqlite3.Error, OSError, ChessKitError):
+        record_attempt(exercise.id, correct=feedback.correct, code=feedback.code,
+                       answer=feedback.answer or answer, lesson=exercise.lesson,
+                       difficulty=exercise.difficulty)

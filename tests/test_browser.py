@@ -1,12 +1,16 @@
 """The board in a real browser: JupyterLab + Debian's Chromium driven by Playwright.
 
-One JupyterLab server for the module (token, temp root, widget state saved via the shipped
-overrides.json); each test writes a notebook, runs it, clicks square centres and checks both
-the page and the kernel. A failing test leaves a screenshot in /tmp.
+One JupyterLab server for the module (token, temp root, no autosave, widget state NOT saved:
+board answers must reach the file through cell outputs and Ctrl+S alone); each test writes a
+notebook, runs it, clicks square centres and checks both the page and the kernel. Every wait
+is event-driven with a generous limit (a busy 2-core machine starts JupyterLab in 26 s); the
+server and its temp folder go away even when starting fails. A failing test leaves a
+screenshot in /tmp.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -16,8 +20,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
-from importlib import resources
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +31,28 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 TOKEN = "chesskit-test-token"
+LIMIT = 120.0
+"""Seconds any wait may take: generous, since each wait ends as soon as its event happens."""
+MS = int(LIMIT * 1000)
 pytestmark = pytest.mark.browser
 
 if not os.access(CHROMIUM, os.X_OK):
     pytest.skip("needs Debian's chromium at /usr/bin/chromium", allow_module_level=True)
 pytest.importorskip("playwright.sync_api", reason="needs playwright for Python")
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+
+def wait_for(ready: Callable[[], object], *, what: str, limit: float = LIMIT) -> Any:
+    """Poll ``ready`` (every 0.1 s, up to ``limit`` s) until it returns something true."""
+    deadline = time.monotonic() + limit
+    while True:
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            found = ready()
+            if found:
+                return found
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"waited {limit:.0f} s for {what}")
+        time.sleep(0.1)
 
 
 class Lab:
@@ -46,7 +65,7 @@ class Lab:
     def api(self, path: str, *, method: str = "GET") -> Any:
         request = urllib.request.Request(self.url + path, method=method,
                                          headers={"Authorization": f"token {TOKEN}"})
-        with urllib.request.urlopen(request, timeout=5) as response:
+        with urllib.request.urlopen(request, timeout=10) as response:
             body = response.read()
         return json.loads(body) if body else None
 
@@ -75,77 +94,96 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_lab(base: Path) -> Lab:
-    """Start JupyterLab in ``base`` with saveState on (overrides.json as dev.py installs it)."""
-    root, settings = base / "root", base / "app-settings"
-    root.mkdir()
-    settings.mkdir()
-    overrides = json.loads((resources.files("chesskit") / "jupyter/overrides.json").read_text())
-    overrides["@jupyterlab/apputils-extension:notification"] = {"fetchNews": "false",
-                                                               "checkForUpdates": False}
-    (settings / "overrides.json").write_text(json.dumps(overrides))
-    port = _free_port()
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(base / "config"),
-           "JUPYTER_RUNTIME_DIR": str(base / "runtime"), "JUPYTER_DATA_DIR": str(base / "data")}
-    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1",
-               f"--port={port}", f"--IdentityProvider.token={TOKEN}",
-               f"--ServerApp.root_dir={root}", f"--LabApp.app_settings_dir={settings}",
-               f"--LabApp.user_settings_dir={base / 'user-settings'}",
-               f"--LabApp.workspaces_dir={base / 'workspaces'}", "--allow-root"]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
-                               stderr=open(base / "lab.log", "wb"))  # noqa: SIM115
-    lab = Lab(root, port, process)
-    for _ in range(150):
-        if process.poll() is not None:
-            break
-        try:
+@contextlib.contextmanager
+def running_lab(*, save_widget_state: bool = False) -> Iterator[Lab]:
+    """JupyterLab in a temp folder; stopped and the folder removed however the block ends."""
+    base = Path(tempfile.mkdtemp(prefix="chesskit-lab-"))
+    process: subprocess.Popen[bytes] | None = None
+    try:
+        root, settings = base / "root", base / "app-settings"
+        root.mkdir()
+        settings.mkdir()
+        overrides = {"@jupyter-widgets/jupyterlab-manager:plugin": {
+                         "saveState": save_widget_state},
+                     "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
+                     "@jupyterlab/apputils-extension:notification": {
+                         "fetchNews": "false", "checkForUpdates": False}}
+        (settings / "overrides.json").write_text(json.dumps(overrides))
+        port = _free_port()
+        env = {**os.environ, "JUPYTER_CONFIG_DIR": str(base / "config"),
+               "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
+               "JUPYTER_DATA_DIR": str(base / "data")}
+        command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1",
+                   f"--port={port}", f"--IdentityProvider.token={TOKEN}",
+                   f"--ServerApp.root_dir={root}", f"--LabApp.app_settings_dir={settings}",
+                   f"--LabApp.user_settings_dir={base / 'user-settings'}",
+                   f"--LabApp.workspaces_dir={base / 'workspaces'}", "--allow-root"]
+        with open(base / "lab.log", "wb") as log:
+            process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)
+        lab = Lab(root, port, process)
+
+        def up() -> bool:
+            if process is not None and process.poll() is not None:
+                raise RuntimeError("JupyterLab exited: " + (base / "lab.log").read_text()[-2000:])
             lab.api("/api/status")
-            return lab
-        except OSError:
-            time.sleep(0.1)
-    process.terminate()
-    raise RuntimeError("JupyterLab did not start: " + (base / "lab.log").read_text()[-2000:])
+            return True
+
+        wait_for(up, what="JupyterLab to answer /api/status")
+        yield lab
+    finally:
+        if process is not None:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=30)
+        shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
 def lab() -> Iterator[Lab]:
-    base = Path(tempfile.mkdtemp(prefix="chesskit-lab-"))
-    server = start_lab(base)
-    yield server
-    server.process.terminate()
-    server.process.wait(timeout=10)
-    shutil.rmtree(base, ignore_errors=True)
+    with running_lab() as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+        try:
+            yield chromium
+        finally:
+            chromium.close()
 
 
 @pytest.fixture
-def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Page]:
+def page(browser: Any, lab: Lab, request: pytest.FixtureRequest) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1200, "height": 1000})
+    context.set_default_timeout(MS)
     tab = context.new_page()
     failed = request.session.testsfailed
-    yield tab
-    if request.session.testsfailed > failed:
-        tab.screenshot(path=f"/tmp/chesskit-{request.node.name}.png")
-    context.close()
-    request.getfixturevalue("lab").stop_kernels()
+    try:
+        yield tab
+    finally:
+        if request.session.testsfailed > failed:
+            with contextlib.suppress(Exception):
+                tab.screenshot(path=f"/tmp/chesskit-{request.node.name}.png")
+        context.close()
+        with contextlib.suppress(OSError):
+            lab.stop_kernels()
 
 
-def open_and_run(lab: Lab, page: Page, name: str, *sources: str, boards: int = 1) -> None:
-    """Open a notebook, wait for a connected idle kernel, Run All, wait for the boards."""
+def open_and_run(lab: Lab, page: Page, name: str, *sources: str, boards: int = 1,
+                 app: str = "lab") -> None:
+    """Open a notebook (JupyterLab, or Notebook 7 with ``app="notebooks"``), wait for a
+    connected idle kernel, Run All, wait for the boards."""
     lab.write(name, "import chesskit as ck\nck.set_language('en')", *sources)
-    page.goto(f"{lab.url}/lab/workspaces/{Path(name).stem}/tree/{name}?token={TOKEN}")
-    deadline = time.time() + 30
-    while time.time() < deadline and not lab.kernel_ready(name):
-        time.sleep(0.1)
+    where = f"lab/workspaces/{Path(name).stem}/tree" if app == "lab" else "notebooks"
+    page.goto(f"{lab.url}/{where}/{name}?token={TOKEN}")
+    wait_for(lambda: lab.kernel_ready(name), what=f"the kernel of {name}")
     menu(page, "Run", "Run All Cells")
-    page.locator(".ck-board").nth(boards - 1).wait_for(timeout=20000)
+    page.locator(".ck-board").nth(boards - 1).wait_for()
 
 
 def menu(page: Page, top: str, item: str) -> None:
@@ -162,12 +200,19 @@ def centre(page: Page, square: str, *, board: int = 0, white: bool = True) -> tu
     return box["x"] + (col + 0.5) * box["width"] / 8, box["y"] + (row + 0.5) * box["height"] / 8
 
 
-def click(page: Page, square: str, *, board: int = 0) -> None:
-    page.mouse.click(*centre(page, square, board=board))
+def click(page: Page, square: str, *, board: int = 0, white: bool = True) -> None:
+    page.mouse.click(*centre(page, square, board=board, white=white))
 
 
 def cell(page: Page, square: str, *, board: int = 0) -> Any:
     return page.locator(".ck-board").nth(board).locator(f'[data-sq="{square}"]')
+
+
+def message(page: Page, text: str) -> str:
+    """Wait until the board's message contains ``text``; return the whole message."""
+    page.wait_for_function("([t]) => [...document.querySelectorAll('.ck-msg')]"
+                           ".some((m) => m.textContent.includes(t))", arg=[text])
+    return str(page.locator(".ck-msg").first.inner_text())
 
 
 def run_cell(page: Page, index: int) -> str:
@@ -176,12 +221,23 @@ def run_cell(page: Page, index: int) -> str:
     target.locator(".jp-InputArea-editor").click()
     page.keyboard.press("Shift+Enter")
     output = target.locator(".jp-OutputArea-output")
-    output.first.wait_for(timeout=10000)
+    output.first.wait_for()
     page.wait_for_function(
         "([i]) => { const c = document.querySelectorAll('.jp-CodeCell')[i];"
         " return c && !c.querySelector('.jp-InputPrompt').textContent.includes('*'); }",
         arg=[index])
     return str(output.first.inner_text())
+
+
+def saved_answers(path: Path, exercise_id: str) -> list[Any]:
+    """Wait until the saved file holds a board answer for ``exercise_id``; return them all."""
+    from chesskit.boardstate import board_answers
+
+    def found() -> list[Any]:
+        answers = board_answers(json.loads(path.read_text()))
+        return answers if any(a.exercise_id == exercise_id for a in answers) else []
+
+    return list(wait_for(found, what=f"a saved board answer in {path.name}"))
 
 
 def test_pick_shows_targets_and_move_reaches_kernel(lab: Lab, page: Page) -> None:
@@ -192,7 +248,7 @@ def test_pick_shows_targets_and_move_reaches_kernel(lab: Lab, page: Page) -> Non
     assert cell(page, "g1").get_attribute("aria-label") == "white knight on g1"
     click(page, "f3")
     page.wait_for_selector('.ck-board [data-sq="f3"] .ck-w')
-    assert page.locator(".ck-msg").inner_text().strip() == "White played Nf3."
+    assert message(page, "White played").strip() == "White played Nf3."
     assert page.locator(".ck-status").inner_text().strip() == "Black to move."
     assert "Take back" in page.locator(".ck-takeback").inner_text()
     assert "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b" in run_cell(page, 2)
@@ -220,26 +276,108 @@ def test_mark_squares_and_keyboard(lab: Lab, page: Page) -> None:
     assert "['a4', 'b4', 'd7']" in run_cell(page, 2)
 
 
-def test_exercise_answer_is_saved_and_graded(lab: Lab, page: Page) -> None:
-    ex = ("from chesskit.exercises import Exercise\n"
-          "ex = Exercise(id='12.01', lesson=12, kind='move', goal='mate',"
-          " fen='6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1')\nck.Board(ex.fen, exercise=ex)")
-    open_and_run(lab, page, "exercise.ipynb", ex)
+def test_board_answer_saved_with_ctrl_s_and_graded(lab: Lab, page: Page) -> None:
+    open_and_run(lab, page, "exercise.ipynb", "ck.exercise('12.01')")
     path = lab.root / "exercise.ipynb"
-    click(page, "a1")
-    click(page, "a8")
-    page.wait_for_selector(".ck-msg.ck-ok")
+    page.wait_for_selector("text=your answer on the board is saved here")
+    click(page, "b1")
+    click(page, "h7")
+    message(page, "Right")
+    assert page.locator("text=your answer on the board: Qh7#").is_visible()
     page.wait_for_selector(".ck.ck-solved")
     assert page.locator(".ck-hint").is_hidden() and page.locator(".ck-solution").is_visible()
-    menu(page, "File", "Save Notebook")
-    from chesskit.boardstate import board_answers
+    focused = page.evaluate("document.activeElement.dataset.sq || ''")
+    assert focused in ("b1", "h7"), "the focus is on a board square"
+    page.keyboard.press("Control+s")
+    from chesskit.boardstate import BoardAnswer
+    from chesskit.catalog import exercise
 
-    deadline = time.time() + 15
-    answers: dict[str, str] = {}
-    while time.time() < deadline and not answers:
-        time.sleep(0.2)
-        answers = board_answers(json.loads(path.read_text()))
-    assert answers == {"12.01": "Ra8#"}
+    answers = saved_answers(path, "12.01")
+    assert answers == [BoardAnswer("12.01", "Qh7#", False)]
+    assert exercise("12.01").check(answers[0].answer).correct
+    assert "widgets" not in json.loads(path.read_text())["metadata"], "no setting needed"
+
+
+def test_set_up_answer_placed_with_the_palette(lab: Lab, page: Page) -> None:
+    open_and_run(lab, page, "setup.ipynb", "ck.exercise('02.02')")
+    status = page.locator(".ck-status").inner_text()
+    assert "Choose a piece" in status
+    for square, piece in zip("abcdefgh", "RNBQKBNR", strict=True):
+        square += "1"
+        page.locator(f'.ck-palette [data-piece="{piece}"]').click()
+        click(page, square)
+        page.wait_for_selector(f'.ck-board [data-sq="{square}"] .ck-w')
+    click(page, "e1")  # a click on a placed piece takes it away ...
+    page.wait_for_function(
+        "!document.querySelector('.ck-board [data-sq=\"e1\"] .ck-p')")
+    page.locator('.ck-palette [data-piece="K"]').click()
+    click(page, "e1")  # ... and the king goes back
+    page.wait_for_selector('.ck-board [data-sq="e1"] .ck-w')
+    assert page.locator('.ck-palette [data-piece="K"]').get_attribute("aria-label") == \
+        "White king"
+    page.locator(".ck-submit").click()
+    message(page, "Right")
+    page.keyboard.press("Control+s")
+    from chesskit.catalog import exercise
+
+    answers = saved_answers(lab.root / "setup.ipynb", "02.02")
+    assert exercise("02.02").check(answers[0].answer).correct
+
+
+def test_pinned_piece_clicked_is_explained(lab: Lab, page: Page) -> None:
+    open_and_run(lab, page, "pin.ipynb",
+                 "b = ck.Board('2b1k3/pp6/2n5/1B6/3P4/8/5PPP/6K1 b - - 0 1')\nb",
+                 "b.say('')\nprint('cleared')")
+    click(page, "c6")
+    first = message(page, "pinned")
+    run_cell(page, 2)  # clear the message, so that the next one is surely new
+    page.wait_for_selector(".ck-msg", state="hidden")
+    click(page, "d4")
+    assert message(page, "pinned") == first and "must wait" not in first
+
+
+def test_game_end_announced_after_promotion_to_a_knight(lab: Lab, page: Page) -> None:
+    open_and_run(lab, page, "draw.ipynb", "ck.Board('8/4P3/8/8/8/k7/8/4K3 w - - 0 1')")
+    click(page, "e7")
+    click(page, "e8")
+    page.wait_for_selector(".ck-promo .ck-pick")
+    names = page.locator(".ck-promo .ck-pick").evaluate_all(
+        "(bs) => bs.map((b) => b.getAttribute('aria-label'))")
+    assert names == ["Queen", "Rook", "Bishop", "Knight"]
+    page.locator('.ck-promo [data-piece="n"]').click()
+    assert "Draw" in message(page, "e8=N")
+    click(page, "a3")
+    assert "no legal move" not in message(page, "Draw")
+
+
+def test_screen_reader_labels(lab: Lab, page: Page) -> None:
+    open_and_run(lab, page, "labels.ipynb", "ck.Board()", "ck.board('7k/8/8/8/8/8/8/K7')")
+    diagram = page.locator(".jp-OutputArea-output img").first
+    diagram.wait_for()
+    assert diagram.get_attribute("alt") == "White: king a1. Black: king h8. White to move."
+    click(page, "g1")
+    page.wait_for_selector('.ck-board [data-sq="f3"].ck-dot')
+    assert cell(page, "f3").get_attribute("aria-label") == "f3, empty, you can move here"
+    assert cell(page, "a3").get_attribute("aria-label") == "a3, empty"
+    assert page.locator(".ck-sr").inner_text() == "white knight on g1 can go to f3, h3."
+    click(page, "f3")
+    message(page, "White played Nf3.")
+    live = page.locator(".ck [aria-live]").evaluate_all(
+        "(ns) => ns.map((n) => n.className.split(' ')[0] + ': ' + n.textContent)")
+    assert live == ["ck-msg: White played Nf3.", "ck-sr: "]
+
+
+def test_board_answer_saved_in_notebook_7(lab: Lab, page: Page) -> None:
+    open_and_run(lab, page, "nb7.ipynb", "ck.exercise('04.10')", app="notebooks")
+    click(page, "b4", white=False)
+    click(page, "c3", white=False)
+    message(page, "Right")  # the answer's output is updated before the feedback shows
+    assert page.locator("text=your answer on the board: bxc3").is_visible()
+    page.keyboard.press("Control+s")
+    from chesskit.boardstate import BoardAnswer
+
+    assert saved_answers(lab.root / "nb7.ipynb", "04.10") == [
+        BoardAnswer("04.10", "bxc3", False)]
 
 
 def test_fools_mate_two_players(lab: Lab, page: Page) -> None:
@@ -249,5 +387,5 @@ def test_fools_mate_two_players(lab: Lab, page: Page) -> None:
         click(page, target)
         page.wait_for_selector(f'.ck-board [data-sq="{target}"] .ck-p')
     page.wait_for_function("document.querySelector('.ck-moves').textContent.includes('Qh4#')")
-    assert "checkmate" in page.locator(".ck-msg").inner_text()
+    assert "Checkmate! Black wins." in message(page, "Checkmate")
     assert "0-1 checkmate" in run_cell(page, 2)

@@ -8,9 +8,17 @@ from importlib import resources
 import chess
 import pytest
 
-from chesskit.boardstate import board_answers
-from chesskit.games import builtin_move, game_pgn, play, result_sentence
-from chesskit.widget import Board, ExerciseBoard, legal_targets, square_labels
+from chesskit.boardstate import ANSWER_MIME, BoardAnswer, board_answers
+from chesskit.games import builtin_move, game_pgn, play
+from chesskit.widget import (
+    BOARD_INPUTS,
+    Board,
+    ExerciseBoard,
+    board_input,
+    legal_targets,
+    result_sentence,
+    square_labels,
+)
 
 exercises = pytest.importorskip("chesskit.exercises")
 START = chess.STARTING_FEN
@@ -112,6 +120,8 @@ def test_repr_and_mimebundle_are_deterministic() -> None:
     assert data["text/plain"] == first.svg().alt == second._repr_mimebundle_()[0]["text/plain"]
     assert data["image/svg+xml"] == second._repr_mimebundle_()[0]["image/svg+xml"]
     assert "application/vnd.jupyter.widget-view+json" in data
+    assert data["text/html"].startswith("<img src=\"data:image/svg+xml;base64,")
+    assert data["text/html"].endswith(f' alt="{first.svg().alt}">')
 
 
 def test_teacher_marks_and_arrows_reach_the_svg() -> None:
@@ -163,23 +173,7 @@ def test_squares_exercise_on_the_board() -> None:
     for square in ex.solutions()[0].split():
         board.handle({"type": "mark", "square": square})
     board.handle({"type": "submit"})
-    assert board.correct and board.answer == " ".join(board.marked)
-
-
-def test_board_answers_from_saved_widget_state() -> None:
-    state = {
-        "a": {"model_name": "AnyModel", "state": {"exercise_id": "12.01", "answer": "Ra7",
-                                                  "attempts": 1}},
-        "b": {"model_name": "AnyModel", "state": {"exercise_id": "12.01", "answer": "Ra8#",
-                                                  "attempts": 2}},
-        "c": {"state": {"exercise_id": "02.01", "answer": ""}},
-        "d": {"state": {"fen": START}},
-        "e": "garbage",
-    }
-    nb = {"metadata": {"widgets": {"application/vnd.jupyter.widget-state+json": {
-        "state": state, "version_major": 2, "version_minor": 0}}}}
-    assert board_answers(nb) == {"12.01": "Ra8#"}
-    assert board_answers({}) == {} and board_answers({"metadata": {"widgets": 3}}) == {}
+    assert board.correct and sorted(board.answer.split()) == sorted(board.marked)
 
 
 def test_two_player_game_to_fools_mate() -> None:
@@ -187,7 +181,7 @@ def test_two_player_game_to_fools_mate() -> None:
     for source, target in (("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")):
         game.handle({"type": "move", "from": source, "to": target})
     assert (game.result, game.reason) == ("0-1", "checkmate")
-    assert game.message == "将死！黑方胜。" and game.legal == {}
+    assert game.message == "黑方走了Qh4#。将死！黑方胜。" and game.legal == {}
     assert "1. f3 e5 2. g4 Qh4# 0-1" in game.pgn
     assert game.pgn == game_pgn(game.board, result="0-1")
 
@@ -196,13 +190,26 @@ def test_two_player_game_to_fools_mate() -> None:
     ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "", "stalemate"),
     ("8/8/8/4k3/8/8/8/4K3 w - - 0 1", "", "insufficient"),
     ("4k3/8/8/8/8/8/8/4K2R w - - 100 80", "", "fifty"),
+    ("4k3/8/8/8/8/8/8/4K2R w - - 150 110", "", "seventyfive"),
     (START, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8", "threefold"),
+    (START, "g1f3 g8f6 f3g1 f6g8 " * 4, "fivefold"),
+    ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "a1a8", "checkmate"),
 ])
-def test_every_draw_reason_is_named(fen: str, moves: str, reason: str) -> None:
+def test_every_game_end_is_announced_on_a_lesson_board(fen: str, moves: str, reason: str) -> None:
     board = chess.Board(fen)
     for uci in moves.split():
         board.push_uci(uci)
     assert result_sentence(board, lang="en")[1] == reason
+    for lang in ("en", "zh-Hans"):
+        sentence = result_sentence(board, lang=lang)[2]
+        assert sentence and "{" not in sentence
+        lesson = Board(fen, lang=lang)
+        for uci in moves.split()[:-1]:
+            lesson.move(uci)
+        if moves:
+            lesson.handle({"type": "move", "from": moves.split()[-1][:2],
+                           "to": moves.split()[-1][2:4]})
+        assert lesson.message.endswith(sentence) and lesson.legal == {}
 
 
 def test_builtin_opponent_takes_hanging_piece_and_is_seeded() -> None:
@@ -238,3 +245,227 @@ def test_status_says_whose_turn_while_a_move_can_be_played() -> None:
     assert Board(lang="zh-Hans").status == "白方走。"
     assert Board(mode="view").status == ""
     assert play(opponent="computer", color="black").status == "Your opponent is thinking..."
+
+
+LESSON_04 = "8/4P3/8/8/8/k7/8/4K3 w - - 0 1"
+LESSON_12 = "1r4k1/p1p2ppp/8/2pRp3/8/1P6/PqP2PPP/3Q2K1 w - - 0 21"
+LESSON_24 = "2b1k3/pp6/2n5/1B6/3P4/8/5PPP/6K1 b - - 0 1"
+
+
+def test_underpromotion_to_a_lone_knight_is_called_a_draw() -> None:
+    board = Board(LESSON_04)
+    board.handle({"type": "move", "from": "e7", "to": "e8"})
+    board.handle({"type": "promote", "piece": "n"})
+    assert board.message == ("White played e8=N. Draw: nobody has enough pieces left to give"
+                             " checkmate.")
+    assert len(list(board.board.legal_moves)) == 5  # python-chess still lists the king's moves
+    board.handle({"type": "pick", "square": "a3"})
+    assert "no legal move" not in board.message and "Draw" in board.message
+
+
+def test_mate_is_named_checkmate_in_both_languages() -> None:
+    for lang, word in (("en", "Checkmate"), ("zh-Hans", "将死")):
+        board = Board(LESSON_12, lang=lang)
+        for san in ("Rd8+", "Rxd8", "Qxd8#"):
+            board.move(san)
+        assert board.board.is_checkmate() and "Qxd8#" in board.message and word in board.message
+
+
+def test_a_clicked_pinned_piece_is_explained_like_a_typed_move() -> None:
+    from chesskit.explain import explain_move
+
+    typed = explain_move(chess.Board(LESSON_24), "Nxd4", lang="en")
+    assert typed.code == "pinned"
+    board = Board(LESSON_24)
+    board.handle({"type": "pick", "square": "c6"})
+    assert board.message == typed.message and board.message_kind == "error"
+    board.handle({"type": "move", "from": "c6", "to": "d4"})
+    assert board.message == typed.message and "must wait" not in board.message
+    board.handle({"type": "pick", "square": "d4"})
+    assert board.message == "Black to move: the white pawn on d4 must wait."
+
+
+def test_a_piece_that_cannot_move_is_still_named() -> None:
+    board = Board()
+    board.handle({"type": "pick", "square": "a1"})
+    assert board.message == "The white rook on a1 has no legal move now."
+
+
+def test_promotion_buttons_and_targets_have_spoken_names() -> None:
+    assert Board().ui["piece_q"] == "Queen" and Board(lang="zh-Hans").ui["piece_q"] == "后"
+    assert Board(lang="zh-Hant").ui["piece_q"] == "後"
+    assert Board().ui["palette_k"] == "Black king" and Board().ui["can_go"]
+    assert "{piece}" in Board().ui["targets"] and "{squares}" in Board().ui["targets"]
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """A fresh progress store, recording on."""
+    monkeypatch.setenv("CHESSKIT_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("CHESSKIT_RECORD", "1")
+    from chesskit import learner
+
+    return learner
+
+
+def test_board_answers_reach_the_progress_store(store) -> None:  # type: ignore[no-untyped-def]
+    ex = exercises.Exercise(id="12.01", lesson=12, kind="move", goal="mate", fen=BACK_RANK,
+                            difficulty=900)
+    board = ExerciseBoard(exercise=ex)
+    board.handle({"type": "move", "from": "a1", "to": "a7"})
+    board.handle({"type": "move", "from": "a1", "to": "a8"})
+    history = store.attempts()
+    assert [(a.exercise_id, a.correct, a.answer, a.difficulty) for a in history] == [
+        ("12.01", False, "Ra7", 900), ("12.01", True, "Ra8#", 900)]
+    typed = ex.check("Ra8#")
+    assert (history[-1].code, history[-1].correct) == (typed.code, typed.correct)
+
+
+def test_a_line_solved_on_the_board_is_one_correct_attempt(store) -> None:  # type: ignore[no-untyped-def]
+    ex = exercises.Exercise(id="11.17", lesson=11, kind="line",
+                            fen="3k4/8/1K6/4Q3/8/8/8/8 w - - 0 1", data={"mate_in": 2})
+    board = ExerciseBoard(exercise=ex)
+    board.handle({"type": "text", "text": ex.solutions()[0]})
+    board.handle({"type": "reply"})
+    position = board.board
+    board.move(next(m for m in position.legal_moves if _mates(position, m)))
+    assert board.correct and [a.correct for a in store.attempts()] == [True]
+
+
+def _sample(kind: str, mode: str | None = None) -> exercises.Exercise:
+    from chesskit.catalog import bank
+
+    return next(e for e in bank(kind=kind) if mode is None or mode in e.data.values())
+
+
+def test_every_kind_has_a_board_input() -> None:
+    from chesskit.catalog import bank
+
+    seen = {(e.kind, str(e.data.get("mode"))): e for e in bank()}
+    for ex in seen.values():
+        board = ExerciseBoard(exercise=ex)
+        assert board_input(ex) in BOARD_INPUTS and board.board_input == board_input(ex)
+    assert {board_input(e) for e in seen.values()} == set(BOARD_INPUTS)
+
+
+def test_set_up_on_the_board_with_the_palette(store) -> None:  # type: ignore[no-untyped-def]
+    ex = exercises.Exercise(id="02.90", lesson=2, kind="setup",
+                            data={"target": "4k3/8/8/8/8/8/8/3QK3"})
+    board = ExerciseBoard(exercise=ex)
+    assert board.mode == "place" and board.board_input == "placement" and "click" in board.status
+    board.handle({"type": "place", "square": "e1"})
+    assert board.message_kind == "error" and board.fen.startswith("8/8/8/8/8/8/8/8 ")
+    for square, piece in (("e1", "K"), ("d1", "Q"), ("e8", "k"), ("a8", "r"), ("a8", "r")):
+        board.handle({"type": "place", "square": square, "piece": piece})
+    assert board.fen.split()[0] == "4k3/8/8/8/8/8/8/3QK3" and board.labels["d1"].startswith(
+        "white queen")
+    board.handle({"type": "submit"})
+    assert board.correct and board.answer == "4k3/8/8/8/8/8/8/3QK3"
+    assert ex.check(board.answer).correct and store.attempts()[-1].correct
+
+
+def test_set_up_solution_is_drawn_not_printed() -> None:
+    ex = _sample("setup")
+    board = ExerciseBoard(exercise=ex)
+    board.handle({"type": "solution"})
+    assert board.fen.split()[0] == ex.solutions()[0] and "/" not in board.message
+    assert board.solution_shown and board.mode == "view"
+
+
+def test_clicked_square_is_the_answer() -> None:
+    ex = exercises.Exercise(id="01.60", lesson=1, kind="square",
+                            data={"mode": "find", "square": "e4"})
+    board = ExerciseBoard(exercise=ex)
+    board.handle({"type": "mark", "square": "d4"})
+    assert not board.correct and board.answer == "d4" and board.marked == ["d4"]
+    board.handle({"type": "mark", "square": "e4"})
+    assert board.correct and board.attempts == 2
+
+
+def test_squares_solution_is_marked_on_the_board() -> None:
+    ex = exercises.Exercise(id="02.02", lesson=2, kind="squares", fen="8/8/8/8/8/8/8/R7",
+                            data={"mode": "moves", "square": "a1"})
+    board = ExerciseBoard(exercise=ex)
+    board.handle({"type": "solution"})
+    assert sorted(board.marks["green"]) == sorted(ex.solutions()[0].split())
+
+
+def test_choice_buttons_and_their_solution() -> None:
+    ex = _sample("choice", "status")
+    board = ExerciseBoard(exercise=ex)
+    assert board.board_input == "options" and board.mode == "view"
+    assert [value for value, _ in board.choices] == ["A", "B", "C", "D"]
+    key = ex.solutions()[0]
+    board.handle({"type": "solution"})
+    assert board.solution_choice == key
+    board.handle({"type": "text", "text": key})
+    assert board.correct and board.after_solution and board.answer_bundle()[ANSWER_MIME] == {
+        "exercise_id": ex.id, "answer": board.answer, "after_solution": True}
+
+
+def test_count_answered_with_the_number_pad() -> None:
+    ex = _sample("count", "legal_moves")
+    board = ExerciseBoard(exercise=ex)
+    assert board.board_input == "number"
+    board.handle({"type": "text", "text": ex.solutions()[0]})
+    assert board.correct
+
+
+def test_hints_end_with_no_more_hints() -> None:
+    ex = exercises.Exercise(id="12.01", lesson=12, kind="move", goal="mate", fen=BACK_RANK)
+    board = ExerciseBoard(exercise=ex)
+    said = []
+    for _ in range(4):
+        board.handle({"type": "hint"})
+        said.append(board.message)
+    assert said[:3] == [ex.hint(level) for level in range(3)]
+    assert said[3] == 'No more hints. Try "Show solution".'
+
+
+def test_answer_output_is_fixed_until_an_answer_then_updated(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ex = exercises.Exercise(id="12.01", lesson=12, kind="move", goal="mate", fen=BACK_RANK)
+    first, second = ExerciseBoard(exercise=ex), ExerciseBoard(exercise=ex)
+    assert first.answer_bundle() == second.answer_bundle() == {
+        ANSWER_MIME: {"exercise_id": "12.01", "answer": "", "after_solution": False},
+        "text/plain": "12.01: your answer on the board is saved here."}
+    updates: list[tuple[object, str]] = []
+    monkeypatch.setattr("IPython.display.update_display",
+                        lambda obj, *, display_id, raw: updates.append((obj, display_id)))
+    first._displays.append("d1")
+    first.handle({"type": "move", "from": "a1", "to": "a8"})
+    bundle, display_id = updates[-1]
+    assert display_id == "d1" and bundle == first.answer_bundle()
+    assert first.answer_bundle()["text/plain"] == "12.01: your answer on the board: Ra8#"
+    notebook = {"cells": [{"cell_type": "code", "outputs": [
+        {"output_type": "display_data", "data": bundle, "metadata": {}}]}]}
+    assert board_answers(notebook) == [BoardAnswer("12.01", "Ra8#", False)]
+
+
+def test_exercise_board_displays_itself_then_its_answer_output(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    shown: list[dict[str, object]] = []
+
+    class Handle:
+        display_id = "answer-1"
+
+    def display(data: dict[str, object], **options: object) -> Handle | None:
+        shown.append(data)
+        return Handle() if options.get("display_id") else None
+
+    monkeypatch.setattr("IPython.display.display", display)
+    ex = exercises.Exercise(id="12.01", lesson=12, kind="move", goal="mate", fen=BACK_RANK)
+    board = ExerciseBoard(exercise=ex)
+    board._ipython_display_()
+    assert "application/vnd.jupyter.widget-view+json" in shown[0]
+    assert shown[1] == board.answer_bundle() and board._displays == ["answer-1"]
+
+
+def test_odd_placements_never_raise() -> None:
+    ex = exercises.Exercise(id="02.90", lesson=2, kind="setup", data={"target": "start"})
+    board = ExerciseBoard(exercise=ex)
+    for square, piece in (("a1", "P"), ("h8", "p"), ("e1", "K"), ("e2", "K"), ("e3", "K")):
+        board.handle({"type": "place", "square": square, "piece": piece})
+    board.handle({"type": "place", "square": "z9", "piece": "Q"})
+    board.handle({"type": "submit"})
+    assert not board.correct and board.feedback and board.attempts == 1

@@ -19,6 +19,7 @@ const pieces = (fen) => {
   });
   return out;
 };
+const isSave = (e) => (e.ctrlKey || e.metaKey) && !e.altKey && (e.key === "s" || e.key === "S");
 const glyph = (c) => `<span class="ck-p ${c === c.toUpperCase() ? "ck-w" : "ck-b"}">${GLYPH[c.toLowerCase()]}</span>`;
 
 export default {
@@ -34,13 +35,25 @@ export default {
     svg.setAttribute("viewBox", "0 0 8 8");
     const promo = h("div", "ck-promo");
     const bar = h("div", "ck-bar");
-    const moves = h("div", "ck-moves", { "aria-live": "polite" });
+    // the message is the live region: it says the last move only, never the whole list
+    const moves = h("div", "ck-moves");
     const msg = h("div", "ck-msg", { role: "status", "aria-live": "polite" });
+    const sr = h("div", "ck-sr", { "aria-live": "polite" });
     const status = h("div", "ck-status");
+    const answerBar = h("div", "ck-bar ck-answers");
+    const palette = h("div", "ck-bar ck-palette", { role: "toolbar" });
     wrap.append(grid, svg, promo);
     const help = h("div", "ck-bar ck-help");
-    root.append(prompt, wrap, bar, help, msg, status, moves);
+    root.append(prompt, wrap, palette, answerBar, bar, help, msg, status, moves, sr);
     el.append(root);
+    // Lumino skips shortcuts inside the board (so "d d" on a square deletes no cell), except
+    // the save shortcut: lifted before the app's own listener (capture on document) sees it.
+    const letSave = (e) => {
+      if (!isSave(e) || !root.contains(e.target)) return;
+      root.removeAttribute("data-lm-suppress-shortcuts");
+      setTimeout(() => root.setAttribute("data-lm-suppress-shortcuts", "true"), 0);
+    };
+    window.addEventListener("keydown", letSave, true);
 
     const cells = {};
     for (let r = 8; r >= 1; r--) for (const f of FILES) {
@@ -51,6 +64,7 @@ export default {
       grid.append(c);
     }
     let selected = null, focus = "e2", drag = null, rdrag = null, flashing = new Set();
+    let shownFen = null, chosen = null;
     const white = () => get("orientation") !== "black";
     const at = (x, y) => {
       const b = grid.getBoundingClientRect();
@@ -72,7 +86,7 @@ export default {
     const ui = (k) => (get("ui") || {})[k] || k;
     const input = h("input", "ck-input", { type: "text", autocomplete: "off", spellcheck: "false" });
     const go = () => { if (input.value.trim()) send({ type: "text", text: input.value }); input.value = ""; };
-    input.addEventListener("keydown", (e) => { e.stopPropagation(); if (e.key === "Enter") go(); });
+    input.addEventListener("keydown", (e) => { if (isSave(e)) return; e.stopPropagation(); if (e.key === "Enter") go(); });
     const btn = {
       first: button("first", "\u00AB", () => send({ type: "goto", index: 0 }), ui("first")),
       back: button("back", "\u25C0", () => send({ type: "step", delta: -1 }), ui("back")),
@@ -90,9 +104,45 @@ export default {
       input, btn.play);
     help.append(btn.submit, btn.hint, btn.solution);
 
+    // answers that are not moves: a piece palette, option buttons, a number pad
+    const paletteButtons = {};
+    for (const p of "KQRBNPkqrbnp") {
+      const b = h("button", "ck-btn ck-pick", { type: "button", "data-piece": p, "aria-pressed": "false" });
+      b.innerHTML = glyph(p);
+      b.addEventListener("click", () => { chosen = chosen === p ? null : p; draw(); });
+      paletteButtons[p] = b;
+      palette.append(b);
+    }
+    const pad = (key) => {
+      if (key === "ok") return go();
+      input.value = key === "delete" ? input.value.slice(0, -1) : input.value + key;
+      input.focus();
+    };
+    const drawAnswers = () => {
+      const kind = get("board_input") || "", shown = get("solution_choice") || "";
+      const keys = kind === "number" ? [..."1234567890", "-", ".", "delete", "ok"]
+        : kind === "options" ? (get("choices") || []).map((c) => c[0]) : [];
+      const labels = Object.fromEntries((get("choices") || []).map((c) => [c[0], c[1]]));
+      const sig = kind + keys.join() + JSON.stringify(labels) + shown;
+      if (answerBar.dataset.sig === sig) return;
+      answerBar.dataset.sig = sig;
+      answerBar.innerHTML = "";
+      answerBar.className = "ck-bar ck-answers ck-" + kind;
+      for (const k of keys) {
+        const name = { "-": ui("minus"), delete: ui("delete"), ok: ui("ok") }[k];
+        const text = kind === "options" ? labels[k] : k === "delete" ? "\u232B" : k === "ok" ? ui("ok") : k;
+        const b = button("key", text, () => (kind === "options" ? send({ type: "text", text: k }) : pad(k)), name);
+        b.dataset.key = k;
+        if (kind === "options" && k === shown) b.classList.add("ck-right");
+        answerBar.append(b);
+      }
+      answerBar.hidden = !keys.length;
+    };
+
     const draw = () => {
       const size = get("size"), pos = pieces(get("fen")), legal = get("legal") || {};
       const targets = selected ? legal[selected] || [] : [];
+      const canGo = ui("can_go");
       const last = get("lastmove"), marked = new Set(get("marked")), labels = get("labels") || {};
       const hl = {};
       for (const [colour, sqs] of Object.entries(get("marks") || {})) for (const s of sqs) hl[s] = colour;
@@ -116,7 +166,7 @@ export default {
         if (y === 7.5) html += `<span class="ck-file">${sq[0]}</span>`;
         if (x === 0.5) html += `<span class="ck-rank">${sq[1]}</span>`;
         c.innerHTML = html;
-        c.setAttribute("aria-label", labels[sq] || sq);
+        c.setAttribute("aria-label", (labels[sq] || sq) + (targets.includes(sq) ? ", " + canGo : ""));
         c.setAttribute("aria-selected", sq === selected || marked.has(sq) ? "true" : "false");
         c.tabIndex = sq === focus ? 0 : -1;
       }
@@ -129,9 +179,11 @@ export default {
       btn.clear.hidden = !(get("arrows").length || get("circles").length);
       const text = get("text_input"), feedback = get("feedback");
       input.hidden = btn.play.hidden = mode === "view" && text !== "answer";
+      btn.play.hidden = btn.play.hidden || get("board_input") === "number";
       input.placeholder = ui(text === "answer" ? "answer_box" : "move_box");
       input.setAttribute("aria-label", input.placeholder);
-      btn.submit.hidden = mode !== "mark" && !(ex && get("takeback"));
+      const submits = ["squares", "placement", "game"].includes(get("board_input"));
+      btn.submit.hidden = ex ? !submits || mode === "view" : mode !== "mark";
       btn.hint.hidden = !ex || !!get("solved");
       btn.solution.hidden = !ex;
       help.hidden = btn.submit.hidden && btn.hint.hidden && btn.solution.hidden;
@@ -146,6 +198,15 @@ export default {
       msg.hidden = !msg.textContent;
       status.textContent = get("status") || "";
       status.hidden = !status.textContent;
+      palette.hidden = mode !== "place";
+      palette.setAttribute("aria-label", ui("palette"));
+      for (const [p, b] of Object.entries(paletteButtons)) {
+        b.setAttribute("aria-label", ui("palette_" + p));
+        b.title = ui("palette_" + p);
+        b.setAttribute("aria-pressed", chosen === p ? "true" : "false");
+        b.classList.toggle("ck-chosen", chosen === p);
+      }
+      drawAnswers();
       drawPromo(pos);
     };
     const drawShapes = () => {
@@ -177,7 +238,8 @@ export default {
       for (const k of "qrbn") {
         const b = h("button", "ck-btn ck-pick", { type: "button", "data-piece": k });
         b.innerHTML = glyph(isWhite ? k.toUpperCase() : k);
-        b.setAttribute("aria-label", ((get("labels") || {})[p.slice(0, 2)] || "") + " \u2192 " + k.toUpperCase());
+        b.setAttribute("aria-label", ui("piece_" + k));
+        b.title = ui("piece_" + k);
         b.addEventListener("click", () => send({ type: "promote", piece: k }));
         promo.append(b);
       }
@@ -186,21 +248,33 @@ export default {
     };
 
     // picking and dropping: the same for mouse, touch and keyboard
+    // a piece of the side to move is picked even with no legal move: the next click asks
+    // Python why that move is not allowed (a pin, a check), as a typed move would
+    const own = (sq) => {
+      const p = pieces(get("fen"))[sq], turn = (get("fen").split(" ")[1] || "w") === "w";
+      return !!p && (p === p.toUpperCase()) === turn && Object.keys(get("legal") || {}).length > 0;
+    };
+    const say = (sq) => {
+      const labels = get("labels") || {}, targets = (get("legal") || {})[sq] || [];
+      sr.textContent = targets.length ? ui("targets").replace("{piece}", labels[sq] || sq)
+        .replace("{squares}", targets.join(", ")) : "";
+    };
+    const select = (sq) => {
+      selected = sq;
+      say(sq);
+      if (!(get("legal") || {})[sq]) send({ type: "pick", square: sq });
+    };
     const choose = (sq) => {
-      const mode = get("mode"), legal = get("legal") || {};
+      const mode = get("mode");
       if (mode === "mark") return send({ type: "mark", square: sq });
+      if (mode === "place") return send({ type: "place", square: sq, piece: chosen || "" });
       if (mode !== "play") return;
-      if (selected && selected !== sq && !legal[sq]) {
+      if (selected === sq) selected = null;
+      else if (own(sq)) select(sq);
+      else if (selected) {
         send({ type: "move", from: selected, to: sq });
         selected = null;
-      } else if (legal[sq] && selected !== sq) {
-        selected = sq;
-      } else if (selected === sq) {
-        selected = null;
-      } else {
-        selected = null;
-        send({ type: "pick", square: sq });
-      }
+      } else send({ type: "pick", square: sq });
       draw();
     };
     const drop = (sq) => {
@@ -215,9 +289,8 @@ export default {
       if (e.button === 2) { rdrag = sq; return; }
       if (e.button !== 0) return;
       focus = sq;
-      const wasSelected = selected;
-      if (get("mode") === "play" && (get("legal") || {})[sq] && wasSelected !== sq) {
-        selected = sq;
+      if (get("mode") === "play" && own(sq) && selected !== sq) {
+        select(sq);
         draw();
         drag = { sq, x: e.clientX, y: e.clientY, moved: false };
         try { grid.setPointerCapture(e.pointerId); } catch (_) { /* synthetic events */ }
@@ -279,6 +352,7 @@ export default {
       e.preventDefault();
       e.stopPropagation();
     });
+    shownFen = get("fen");
 
     let flashTimer = null;
     const flash = () => {
@@ -295,12 +369,19 @@ export default {
       clearTimeout(replyTimer);
       if (get("waiting")) replyTimer = setTimeout(() => send({ type: "reply" }), get("pause"));
     };
-    const redraw = () => { selected = selected && (get("legal") || {})[selected] ? selected : null; draw(); };
+    const redraw = () => {
+      if (get("fen") !== shownFen) { selected = null; shownFen = get("fen"); sr.textContent = ""; }
+      draw();
+    };
     model.on("change", redraw);
     model.on("change:flash", flash);
     model.on("change:waiting", wait);
     draw();
     wait();
-    return () => { clearTimeout(replyTimer); clearTimeout(flashTimer); };
+    return () => {
+      clearTimeout(replyTimer);
+      clearTimeout(flashTimer);
+      window.removeEventListener("keydown", letSave, true);
+    };
   },
 };
