@@ -50,8 +50,12 @@ MoveLike = chess.Move | str | Sequence[str | int]
 class BoardSvg(str):
     """An SVG board that shows itself in Jupyter; ``.alt`` is its text alternative.
 
-    >>> BoardSvg("<svg/>", alt="An empty board.")._repr_svg_()
-    '<svg/>'
+    It is shown as HTML holding the SVG itself (``role="img"`` and ``aria-label``, so screen
+    readers read the alt; JupyterLab would draw ``image/svg+xml`` as an ``<img>`` without one),
+    and as the alt where HTML is not shown.  No data URI, no second copy.
+
+    >>> BoardSvg("<svg/>", alt="An empty board.")._repr_mimebundle_()
+    {'text/html': '<svg/>', 'text/plain': 'An empty board.'}
     """
 
     alt: str
@@ -61,30 +65,12 @@ class BoardSvg(str):
         value.alt = alt
         return value
 
-    def _repr_svg_(self) -> str:
-        return str(self)
-
-    def _repr_html_(self) -> str:
-        """JupyterLab draws SVG output as an ``<img>`` with no alt: this one carries ``alt``."""
-        return image_html(self, alt=self.alt)
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, str]:
+        return {"text/html": str(self), "text/plain": self.alt}
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        """Where SVG is not shown (an untrusted notebook, a terminal) the text stands in."""
+        """Where the picture is not shown (a terminal) the text stands in."""
         printer.text(self.alt)
-
-
-def image_html(svg: str, *, alt: str) -> str:
-    """An ``<img>`` of ``svg`` whose ``alt`` a screen reader reads (also where the picture is
-    not shown, as in an untrusted notebook).
-
-    >>> image_html("<svg/>", alt="An empty board.")
-    '<img src="data:image/svg+xml;base64,PHN2Zy8+" alt="An empty board.">'
-    """
-    import base64
-    import html
-
-    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
-    return f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(alt, quote=True)}">'
 
 
 def _minify_piece(svg: str) -> str:

@@ -55,8 +55,8 @@ class Opening:
         options.update(board_kwargs)
         return board(final, lang=lang, **options)  # type: ignore[arg-type]
 
-    def _repr_svg_(self) -> str:
-        return str(self.board())
+    def _repr_mimebundle_(self, **kwargs: object) -> dict[str, str]:
+        return self.board()._repr_mimebundle_()
 
 
 def _play(moves: Iterable[str]) -> chess.Board:

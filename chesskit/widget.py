@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 import anywidget
 import chess
@@ -29,6 +29,8 @@ import traitlets
 
 from chesskit.boardstate import ANSWER_MIME
 from chesskit.errors import ChessKitError, MoveError
+from chesskit.exercises.hints import ladder as hint_ladder
+from chesskit.exercises.protocol import BoardInput
 from chesskit.i18n import color_name, get_language, join_words, piece_name, piece_on, t
 
 if TYPE_CHECKING:
@@ -50,7 +52,7 @@ _REASONS = {
     chess.Termination.FIFTY_MOVES: "fifty",
     chess.Termination.SEVENTYFIVE_MOVES: "seventyfive",
 }
-BOARD_INPUTS = ("move", "line", "square", "squares", "placement", "options", "number", "game")
+BOARD_INPUTS: tuple[BoardInput, ...] = get_args(BoardInput)
 """How an exercise is answered on the board (see :func:`board_input`)."""
 
 
@@ -479,12 +481,7 @@ class Board(anywidget.AnyWidget):
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         bundle = super()._repr_mimebundle_(**kwargs)
         data, metadata = bundle if bundle is not None else ({}, {})
-        from chesskit.diagram import image_html
-
-        board = self.svg()
-        data["image/svg+xml"] = str(board)
-        data["text/html"] = image_html(board, alt=board.alt)
-        data["text/plain"] = board.alt
+        data.update(self.svg()._repr_mimebundle_())
         return data, metadata
 
 
@@ -530,41 +527,15 @@ def _int(text: str) -> int:
         return 0
 
 
-def board_input(exercise: Exercise) -> str:
-    """How ``exercise`` is answered on the board, one of :data:`BOARD_INPUTS`: the one place
-    where the kind decides. A kind that declares ``board_input`` itself is taken at its word.
-
-    >>> from chesskit.exercises import Exercise
-    >>> board_input(Exercise(id="x", lesson=2, kind="setup", data={"target": "start"}))
-    'placement'
-    """
-    declared = getattr(exercise, "board_input", None)
-    if isinstance(declared, str) and declared in BOARD_INPUTS:
-        return declared
-    if exercise.kind == "notation":
-        return "move" if exercise.data.get("mode") == "write" else "game"
-    by_kind = {"move": "move", "line": "line", "playout": "line", "square": "square",
-               "squares": "squares", "setup": "placement", "choice": "options",
-               "count": "number"}
-    return by_kind.get(exercise.kind, "move")
-
-
-def board_marks(exercise: Exercise) -> tuple[Mapping[str, object] | None, list[str] | None]:
-    """The marks and arrows the exercise's board starts with (the kind's ``board_marks``)."""
-    declared = getattr(exercise, "board_marks", None)
-    if callable(declared):
-        return declared()
-    from chesskit.exercises import _board_marks
-
-    return _board_marks(exercise)
-
-
 # board input -> (board mode, what the text box reads, take back allowed)
-_INPUT_MODES = {"move": ("play", "move", False), "line": ("play", "move", False),
-                "game": ("play", "move", True), "square": ("mark", "answer", False),
-                "squares": ("mark", "answer", False), "placement": ("place", "answer", False),
-                "options": ("view", "answer", False), "number": ("view", "answer", False)}
-_PLAYED = ("move", "line", "game")
+_INPUT_MODES: dict[BoardInput, tuple[str, str, bool]] = {
+    "move": ("play", "move", False), "line": ("play", "move", False),
+    "game": ("play", "move", False), "moves": ("play", "move", True),
+    "square": ("mark", "answer", False), "squares": ("mark", "answer", False),
+    "placement": ("place", "answer", False), "options": ("view", "answer", False),
+    "number": ("view", "answer", False), "text": ("view", "answer", False)}
+_PLAYED = ("move", "line", "game", "moves")  # inputs answered by playing moves
+_DEFENDED = ("line", "game")  # inputs where the board plays the defender's replies
 
 
 class ExerciseBoard(Board):
@@ -593,7 +564,7 @@ class ExerciseBoard(Board):
     def __init__(self, position: object = None, *, exercise: Exercise, size: int = 400,
                  lang: str | None = None, **_ignored: object) -> None:
         self.exercise = exercise
-        self._input = board_input(exercise)
+        self._input = exercise.board_input()
         self._hint_level = 0
         self._displays: list[str] = []
         self._start = exercise.board()
@@ -606,11 +577,11 @@ class ExerciseBoard(Board):
         if self._input == "options":
             self.choices = [[chr(65 + i), f"{chr(65 + i)}. {option}"]
                             for i, option in enumerate(exercise.options(lang=self.lang))]
-        marks, arrows = board_marks(exercise)
-        if marks:
-            self.highlight(**{c: list(s) for c, s in marks.items()})  # type: ignore[call-overload]
-        if arrows:
-            self.draw(*arrows)
+        start = exercise.board_marks()
+        if start.marks:
+            self.highlight(**{c: list(s) for c, s in start.marks.items()})
+        if start.arrows:
+            self.draw(*start.arrows)
 
     def __repr__(self) -> str:
         return f"<chesskit.ExerciseBoard id={self.exercise_id!r} fen={self.fen!r}>"
@@ -713,26 +684,26 @@ class ExerciseBoard(Board):
             self.grade(" ".join(self.marked))
         elif self._input == "placement":
             self.grade(self._frames[self.index].board_fen())
-        elif self._input == "game":
+        elif self._input == "moves":
             self.grade(line_text(self._frames[self.index]))
 
     def _legal_now(self, board: chess.Board) -> dict[str, list[str]]:
-        if self._input == "line" and board.turn != self._start.turn:
+        if self._input in _DEFENDED and board.turn != self._start.turn:
             return {}
         return super()._legal_now(board)
 
     def after_move(self, board: chess.Board) -> None:
         """Check the solver's move; a wrong one is recorded, explained and taken back."""
-        if self._input not in ("move", "line") or board.turn == self._start.turn:
+        if self._input not in ("move", *_DEFENDED) or board.turn == self._start.turn:
             return
         played = board.move_stack[len(self._start.move_stack):]
         first = len(played) == 1
-        answer = _sans(board)[-1] if first and self.exercise.kind != "playout" \
+        answer = _sans(board)[-1] if first and self._input != "game" \
             else self._start.variation_san(played)
         feedback = self.exercise.check(answer, lang=self.lang)
         if feedback.correct or feedback.code == "incomplete":
             self._record(answer, feedback, announce=feedback.correct)
-            if self._input == "line" and not board.is_game_over():
+            if self._input in _DEFENDED and not board.is_game_over():
                 self.waiting = True
             else:
                 self.mode = "view"
@@ -751,77 +722,54 @@ class ExerciseBoard(Board):
         board = self._frames[self.index]
         if board.is_game_over() or board.turn == self._start.turn:
             return
-        from chesskit.search import defender_move
-
-        line = self.exercise.kind == "line"
-        move = self.exercise.defender_reply(board) if line else defender_move(board)
+        move = self.exercise.defender_reply(board)
         if move is not None:
             self.play_move(move)
 
     def show_hint(self) -> None:
         """The next hint: a nudge, then the piece, then the move; then "no more hints"."""
+        steps = hint_ladder(self.exercise, lang=self.lang)
         level = self._hint_level
         self._hint_level += 1
-        text = self.exercise.hint(level, lang=self.lang) if level <= 2 else ""
-        self.say(text or t("widget.no_hint", lang=self.lang), kind="info")
+        text = steps[level] if level < len(steps) else t("widget.no_hint", lang=self.lang)
+        self.say(text, kind="info")
 
     # -- the solution, drawn on the board ------------------------------------------------------
 
     def show_solution(self) -> None:
-        """Draw the first correct answer on the board: an arrow, marked squares, the pieces
-        placed, the right button; say it in words where that is short."""
+        """Draw the first correct answer on the board (the kind's ``solution_marks``: an arrow,
+        marked squares, the pieces placed, the right button) and say it where that is short."""
         solutions = self.exercise.solutions()
         if not solutions:
             self.say(t("widget.no_solution", lang=self.lang))
             return
         self.solution_shown = True
-        words = _SOLUTION_DRAWINGS[self._input](self, solutions)
-        self.say(words or t("widget.solution_on_board", lang=self.lang), kind="info")
+        drawn = self.exercise.solution_marks()
+        if drawn.placement:
+            board = chess.Board(None)
+            board.set_board_fen(drawn.placement)
+            self.mode = "view"
+            self._frames = [board]
+            self._show(0)
+        self.arrows = [[a[:2], a[2:4], "blue"] for a in drawn.arrows]
+        if drawn.marks:
+            self.marks = {**self.marks, **{c: list(s) for c, s in drawn.marks.items()}}
+        self.say(self._solution_words(solutions, drawn.marks), kind="info")
 
-    def _draw_move(self, solutions: list[str]) -> str:
-        from chesskit.notation import read_move
-
-        with contextlib.suppress(MoveError):
-            move = read_move(self._start, solutions[0].split()[0].split(".")[-1])
-            self.arrows = [[chess.square_name(move.from_square),
-                            chess.square_name(move.to_square), "blue"]]
+    def _solution_words(self, solutions: list[str], marks: Mapping[str, Sequence[str]]) -> str:
+        if self._input == "placement":
+            return t("widget.solution_on_board", lang=self.lang)
+        if self._input in ("square", "squares"):
+            squares = [square for group in marks.values() for square in group]
+            return t("widget.show_squares", lang=self.lang,
+                     squares=join_words(squares, lang=self.lang))
+        if self._input == "options":
+            self.solution_choice = solutions[0]
+            label = next((text for value, text in self.choices if value == solutions[0]),
+                         solutions[0])
+            return t("widget.show_solution", lang=self.lang, solution=label)
         return t("widget.show_solution", lang=self.lang,
                  solution=join_words(solutions[:3], lang=self.lang))
-
-    def _draw_squares(self, solutions: list[str]) -> str:
-        squares = sorted({s for answer in solutions[:1 if self._input == "squares" else 8]
-                          for s in answer.split() if s in chess.SQUARE_NAMES},
-                         key=chess.parse_square)
-        self.marks = {**self.marks, "green": squares}
-        return t("widget.show_squares", lang=self.lang,
-                 squares=join_words(squares, lang=self.lang))
-
-    def _draw_placement(self, solutions: list[str]) -> str:
-        board = chess.Board(None)
-        with contextlib.suppress(ValueError):
-            board.set_board_fen(solutions[0])
-        self.mode = "view"
-        self._frames = [board]
-        self._show(0)
-        return ""
-
-    def _draw_option(self, solutions: list[str]) -> str:
-        self.solution_choice = solutions[0]
-        label = next((text for value, text in self.choices if value == solutions[0]),
-                     solutions[0])
-        return t("widget.show_solution", lang=self.lang, solution=label)
-
-    def _say_solution(self, solutions: list[str]) -> str:
-        return t("widget.show_solution", lang=self.lang,
-                 solution=join_words(solutions[:3], lang=self.lang))
-
-
-_SOLUTION_DRAWINGS: dict[str, Callable[[ExerciseBoard, list[str]], str]] = {
-    "move": ExerciseBoard._draw_move, "line": ExerciseBoard._draw_move,
-    "game": ExerciseBoard._draw_move, "square": ExerciseBoard._draw_squares,
-    "squares": ExerciseBoard._draw_squares, "placement": ExerciseBoard._draw_placement,
-    "options": ExerciseBoard._draw_option, "number": ExerciseBoard._say_solution,
-}
 
 
 def _store_attempt(exercise: Exercise, feedback: Feedback, answer: str) -> None:

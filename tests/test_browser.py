@@ -352,9 +352,9 @@ def test_game_end_announced_after_promotion_to_a_knight(lab: Lab, page: Page) ->
 
 def test_screen_reader_labels(lab: Lab, page: Page) -> None:
     open_and_run(lab, page, "labels.ipynb", "ck.Board()", "ck.board('7k/8/8/8/8/8/8/K7')")
-    diagram = page.locator(".jp-OutputArea-output img").first
+    diagram = page.locator('.jp-OutputArea-output svg[role="img"]').first
     diagram.wait_for()
-    assert diagram.get_attribute("alt") == "White: king a1. Black: king h8. White to move."
+    assert diagram.get_attribute("aria-label") == "White: king a1. Black: king h8. White to move."
     click(page, "g1")
     page.wait_for_selector('.ck-board [data-sq="f3"].ck-dot')
     assert cell(page, "f3").get_attribute("aria-label") == "f3, empty, you can move here"

@@ -24,7 +24,8 @@ def _tree(svg: str) -> ET.Element:
 def test_returns_displayable_svg_with_alt() -> None:
     svg = board(ROOK_K, lang="en")
     assert isinstance(svg, BoardSvg)
-    assert svg._repr_svg_() == str(svg)
+    assert svg._repr_mimebundle_() == {"text/html": str(svg), "text/plain": svg.alt}
+    assert "data:" not in str(svg)
     assert svg.alt == "White: king e1, rook h1. Black: king e8. White to move."
     root = _tree(svg)
     assert root.get("aria-label") == svg.alt

@@ -302,7 +302,8 @@ def test_bank_field_errors() -> None:
 
 def test_display() -> None:
     ex = move_ex("fork", "r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1")
-    assert ex._repr_svg_() == ex._repr_svg_() and ex._repr_svg_().startswith("<svg")
+    html = ex._repr_mimebundle_()["text/html"]
+    assert html == ex._repr_mimebundle_()["text/html"] and html.startswith("<svg")
     assert ex._repr_markdown_().startswith("**99.01** White to move")
     assert repr(ex) == "<chesskit.Exercise 99.01 move/fork>"
 

@@ -68,4 +68,4 @@ def test_board_marks_last_move_with_caption() -> None:
     assert "lastmove c5" in svg and "lastmove c7" in svg
     assert "Sicilian Defence: 1. e4 c5" in svg
     assert opening("sicilian").board(lang="zh-Hans").alt.startswith("西西里防御：1. e4 c5")
-    assert opening("french")._repr_svg_() == str(opening("french").board())
+    assert opening("french")._repr_mimebundle_()["text/html"] == str(opening("french").board())

@@ -57,4 +57,4 @@ def show(ex: Exercise) -> None:
         display(widget)
     else:
         diagram = ex.board_svg()
-        display({"image/svg+xml": str(diagram), "text/plain": diagram.alt}, raw=True)
+        display(diagram._repr_mimebundle_(), raw=True)

@@ -211,8 +211,8 @@ class Exercise:
     def _repr_markdown_(self) -> str:
         return f"**{self.id}** {self.prompt_text()}".replace("\n", "  \n")
 
-    def _repr_svg_(self) -> str:
-        return str(self.board_svg())
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, str]:
+        return self.board_svg()._repr_mimebundle_()
 
     def _ipython_display_(self) -> None:
         display.show(self)

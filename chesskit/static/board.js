@@ -182,7 +182,7 @@ export default {
       btn.play.hidden = btn.play.hidden || get("board_input") === "number";
       input.placeholder = ui(text === "answer" ? "answer_box" : "move_box");
       input.setAttribute("aria-label", input.placeholder);
-      const submits = ["squares", "placement", "game"].includes(get("board_input"));
+      const submits = ["squares", "placement", "moves"].includes(get("board_input"));
       btn.submit.hidden = ex ? !submits || mode === "view" : mode !== "mark";
       btn.hint.hidden = !ex || !!get("solved");
       btn.solution.hidden = !ex;
