@@ -27,3 +27,13 @@ class MoveError(ChessKitError, ValueError):
 
 class BankError(ChessKitError, ValueError):
     """A broken bank file or an unknown exercise id; the message names file, item, field."""
+
+
+class GradingError(ChessKitError, ValueError):
+    """An assignment file or gradebook request the grader cannot follow; the message says why.
+
+    >>> raise GradingError("There is no student Ana in the gradebook.")
+    Traceback (most recent call last):
+    ...
+    chesskit.errors.GradingError: There is no student Ana in the gradebook.
+    """
