@@ -23,6 +23,8 @@ import os
 import re
 import stat
 import sys
+import threading
+import time
 import zipfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -451,17 +453,17 @@ def _canonical(exercise: Any, answer: str) -> str:
         return answer
 
 
-def _credit(exercise: Any, answer: str, code: str, *, lang: str, book: str) -> float | None:
+def _credit(exercise: Any, answer: str, code: str, normalised: str) -> float | None:
     """Partial credit (half the points) where the kind allows it, else None.
 
-    A line whose key move is right; a squares answer naming more than half of the squares with
-    at most one wrong square.
+    A line whose key move is right (the check went past it: the moves it kept name the key and,
+    for a wrong move, the move that failed after it); a squares answer naming more than half of
+    the squares with at most one wrong square.
     """
     from chesskit.exercises import move_tokens, read_squares
 
     if exercise.kind == "line" and code in ("wrong", "illegal"):
-        tokens = move_tokens(answer)
-        if tokens and _checked(exercise.id, tokens[0], lang, book)[0]:
+        if len(move_tokens(normalised)) >= (2 if code == "wrong" else 1):
             return 0.5
     if exercise.kind == "squares" and code in ("wrong", "incomplete"):
         given = set(read_squares(answer) or ())
@@ -487,7 +489,7 @@ def _judge(found: Found, *, lang: str, book: str = "") -> Mark:
         answer = tuple(found.answer)
         text = ", ".join(answer)
     correct, code, message, normalised = _checked(found.exercise_id, answer, lang, book)
-    credit = None if correct else _credit(exercise, str(text), code, lang=lang, book=book)
+    credit = None if correct else _credit(exercise, str(text), code, normalised)
     return Mark(found.exercise_id, shown(normalised or str(text)), correct, code, message,
                 found.origin, credit, after)
 
@@ -609,6 +611,16 @@ def _grade_job(job: tuple[Submission, str | None, Plan],
     return submission.student, result, new
 
 
+def _follow_parent(parent: int) -> None:
+    """In a worker: end when the grading run that started it is gone (even by ``kill -9``)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def _graded(jobs: list[tuple[Submission, str | None, Plan]], *, workers: int,
             ) -> Iterator[tuple[str, StudentResult | None, list[tuple[str, Check]]]]:
     """Results student by student, from a pool of ``workers`` processes when that pays."""
@@ -616,7 +628,9 @@ def _graded(jobs: list[tuple[Submission, str | None, Plan]], *, workers: int,
         yield from map(_grade_job, jobs)
         return
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context,
+                                                initializer=_follow_parent,
+                                                initargs=(os.getpid(),)) as pool:
         yield from pool.map(_grade_job, jobs, chunksize=1)
 
 

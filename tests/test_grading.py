@@ -305,6 +305,7 @@ def test_an_assignment_file_points_partial_credit_and_due_date(
     board = chess.Board("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1")
     assert "Ra7" in [board.san(m) for m in search.mate_in(board, 2)]
     assert not search.mate_in(board, 1)
+    assert not search.forces_mate(board, board.parse_san("Rb8+"), 2)
     spec = write(tmp_path / "hw.toml", 'title = "Week 3"\nnotebook = "hw.ipynb"\n'
                  'ids = ["01.01", "03.01", "03.02"]\npoints = 2\ndue = 2026-03-09T08:00:00\n'
                  '[points_for]\n"03.01" = 4\n')
@@ -313,7 +314,8 @@ def test_an_assignment_file_points_partial_credit_and_due_date(
     write(subs / "ana" / "hw.ipynb", answers(
         {"01.01": "Ra8#", "03.01": "1. Ra7 Kg8 2. Rbb7",  # key move right: half
          "03.02": "d1 d2 d3 d5 d6 d7 d8 a4 b4 c4 e4 f4 g4", "02.01": "Qxf7#"}))  # most: half
-    write(subs / "bo" / "homework (1).ipynb", answers({"03.02": "d1 d2 h8", "01.01": "Ra7"}))
+    write(subs / "bo" / "homework (1).ipynb", answers({"03.02": "d1 d2 h8", "01.01": "Ra7",
+                                                                "03.01": "1. Rb8+ Kg7"}))
     write(subs / "cy" / "hw.ipynb", answers({"01.01": "Ra8#"},
                                             meta={"chesskit": {"saved": due - 60}}))
     os.utime(subs / "ana" / "hw.ipynb", (due + 3600, due + 3600))
