@@ -462,9 +462,9 @@ def _credit(exercise: Any, answer: str, code: str, normalised: str) -> float | N
     """
     from chesskit.exercises import move_tokens, read_squares
 
-    if exercise.kind == "line" and code in ("wrong", "illegal"):
-        if len(move_tokens(normalised)) >= (2 if code == "wrong" else 1):
-            return 0.5
+    kept = len(move_tokens(normalised)) if exercise.kind == "line" else 0
+    if code in ("wrong", "illegal") and kept >= (2 if code == "wrong" else 1):
+        return 0.5
     if exercise.kind == "squares" and code in ("wrong", "incomplete"):
         given = set(read_squares(answer) or ())
         target = {chess.parse_square(s) for s in " ".join(exercise.solutions()).split()}
@@ -623,10 +623,16 @@ def _follow_parent(parent: int) -> None:
 
 def _graded(jobs: list[tuple[Submission, str | None, Plan]], *, workers: int,
             ) -> Iterator[tuple[str, StudentResult | None, list[tuple[str, Check]]]]:
-    """Results student by student, from a pool of ``workers`` processes when that pays."""
+    """Results student by student, from a pool of ``workers`` processes when that pays.
+
+    The first student is graded here before the pool starts: the workers are forked with the
+    checks that student needed (the class's right answers, mostly) already remembered.
+    """
     if workers <= 1 or len(jobs) < 4:
         yield from map(_grade_job, jobs)
         return
+    yield _grade_job(jobs[0])
+    jobs = jobs[1:]
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context,
                                                 initializer=_follow_parent,
@@ -645,9 +651,10 @@ def _progress(done: int, total: int, stream: IO[str]) -> None:
     stream.flush()
 
 
-def _lesson_like(student: str) -> bool:
-    """True when a "student" is really a notebook of the course (``07-castling``)."""
-    return course_default().part_of(student + ".ipynb") is not None
+def _notebook_like(student: str, parts: Assignment) -> bool:
+    """True when a "student" is really a notebook (``07-castling``, ``homework-fork``)."""
+    name = student + ".ipynb"
+    return parts.part_of(name) is not None or course_default().part_of(name) is not None
 
 
 def _within(stored: StoredFile, folder: Path) -> bool:
@@ -656,7 +663,7 @@ def _within(stored: StoredFile, folder: Path) -> bool:
     return False
 
 
-def _submissions(paths: Iterable[str | Path], *, lang: str | None,
+def _submissions(paths: Iterable[str | Path], *, lang: str | None, parts: Assignment,
                  ) -> tuple[list[Submission], list[tuple[str, str]]]:
     """The students under ``paths``.  A path inside one student's folder (``class/Ana`` or
     ``class/Ana/07-castling.ipynb``) is that student, named as a whole-class run names them."""
@@ -665,7 +672,7 @@ def _submissions(paths: Iterable[str | Path], *, lang: str | None,
     for raw in paths:
         path = Path(raw)
         subs, stray = collect([path], lang=lang)
-        if subs and all(_lesson_like(s.student) for s in subs) and path.suffix != ".zip":
+        if subs and all(_notebook_like(s.student, parts) for s in subs) and path.suffix != ".zip":
             owner = path if path.is_dir() else path.parent
             whole, _ = collect([owner.parent], lang=lang)
             subs = [s for s in whole if any(_within(f, owner) for _, f in s.files)] or subs
@@ -691,6 +698,8 @@ def _class_assignment(book: Gradebook, explicit: Assignment | None,
             parts.append(part)
         elif handed:
             notes.append(t("grading.part_left_out", part=part.name, n=handed, total=total))
+    if total and not parts:
+        notes.append(t("grading.no_lesson_notebooks"))
     return Assignment(tuple(parts)), notes
 
 
@@ -723,7 +732,7 @@ def grade(submissions: Iterable[str | Path], *, out: str | Path, lang: str | Non
             stored = book.setting("assignment")
             assignment = parse_assignment(stored) if stored else None
         plan = Plan(assignment, str(book_path), lang, bank)
-        found, loose = _submissions(submissions, lang=lang)
+        found, loose = _submissions(submissions, lang=lang, parts=plan.parts())
         book.set_setting("loose", json.dumps(loose, ensure_ascii=False))
         work = [(s, book.digest(s.student), plan) for s in found]
         unchanged = []
