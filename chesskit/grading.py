@@ -50,7 +50,7 @@ class Found:
     exercise_id: str
     answer: Answer | None
     origin: str = "code"
-    after_solution: bool = False
+    after_solution: bool = field(default=False, repr=False)
 
 
 @dataclass(frozen=True)

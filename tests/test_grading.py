@@ -396,3 +396,17 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "Graded 2 students on 3 exercises; 0 problems" in captured.out
     assert "graded 2/2" in captured.err
     assert grading.main([str(tmp_path / "nothing"), "--out", str(tmp_path / "o2")]) == 1
+
+
+def test_the_class_is_never_held_in_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Marks go to the gradebook student by student, and outputs are written from it one
+    student at a time: the whole-class list is never built."""
+    for i in range(5):
+        write(tmp_path / "s" / f"s{i}" / "01-mate.ipynb", answers({"01.01": "Ra8#"}))
+
+    def whole_class(self: Gradebook) -> list[object]:
+        raise AssertionError("the whole class was loaded")
+
+    monkeypatch.setattr(Gradebook, "results", whole_class)
+    report = grading.grade([tmp_path / "s"], out=tmp_path / "out")
+    assert len(report.students) == 5
