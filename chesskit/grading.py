@@ -663,23 +663,34 @@ def _within(stored: StoredFile, folder: Path) -> bool:
     return False
 
 
+def _student_folder(path: Path, parts: Assignment) -> Path | None:
+    """The student folder ``path`` is or is in (``class/Ana``, ``class/Ana/07-castling.ipynb``),
+    or None for a class folder, a zip or loose notebooks named by student."""
+    with contextlib.suppress(OSError):
+        if path.is_file() and path.suffix.lower() == ".ipynb":
+            return path.parent if _notebook_like(path.stem, parts) else None
+        if path.is_dir() and not path.is_symlink():
+            books = [c for c in path.iterdir() if c.suffix.lower() == ".ipynb" and c.is_file()]
+            if books and all(_notebook_like(c.stem, parts) for c in books):
+                return path
+    return None
+
+
 def _submissions(paths: Iterable[str | Path], *, lang: str | None, parts: Assignment,
                  ) -> tuple[list[Submission], list[tuple[str, str]]]:
-    """The students under ``paths``.  A path inside one student's folder (``class/Ana`` or
-    ``class/Ana/07-castling.ipynb``) is that student, named as a whole-class run names them."""
-    found: dict[str, Submission] = {}
-    loose: list[tuple[str, str]] = []
-    for raw in paths:
-        path = Path(raw)
-        subs, stray = collect([path], lang=lang)
-        if subs and all(_notebook_like(s.student, parts) for s in subs) and path.suffix != ".zip":
-            owner = path if path.is_dir() else path.parent
-            whole, _ = collect([owner.parent], lang=lang)
-            subs = [s for s in whole if any(_within(f, owner) for _, f in s.files)] or subs
-        for submission in subs:
-            found[submission.student] = submission
-        loose += stray
-    return [found[s] for s in sorted(found)], loose
+    """The students under ``paths``.  A path inside one student's folder is that student (all
+    of their notebooks), named as a whole-class run names them: re-grading Ana never invents
+    students called after her notebooks."""
+    whole = [Path(p) for p in paths]
+    folders = {p: _student_folder(p, parts) for p in whole}
+    found, loose = collect([p for p in whole if folders[p] is None], lang=lang)
+    by_name = {s.student: s for s in found}
+    for owner in dict.fromkeys(f for f in folders.values() if f is not None):
+        classmates, _ = collect([owner.parent], lang=lang)
+        for submission in classmates:
+            if any(_within(f, owner) for _, f in submission.files):
+                by_name[submission.student] = submission
+    return [by_name[s] for s in sorted(by_name)], loose
 
 
 def _class_assignment(book: Gradebook, explicit: Assignment | None,
