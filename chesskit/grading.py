@@ -440,12 +440,15 @@ def _checked(exercise_id: str, answer: str | tuple[str, ...], lang: str, book: s
     return result
 
 
-def _canonical(exercise: Any, answer: str) -> str:
+@functools.lru_cache(maxsize=65536)
+def _canonical(exercise_id: str, answer: str) -> str:
     """A move answer as its SAN, so "nf3", "Ng1-f3" and "g1f3" are checked once."""
-    if exercise.kind != "move":
-        return answer
+    from chesskit import catalog
     from chesskit.notation import read_move
 
+    exercise = catalog.exercise(exercise_id)
+    if exercise.kind != "move":
+        return answer
     board = exercise._board
     try:
         return str(board.san(read_move(board, answer)))
@@ -483,7 +486,7 @@ def _judge(found: Found, *, lang: str, book: str = "") -> Mark:
                     t("grading.not_literal", lang=lang), found.origin, None, after)
     exercise = catalog.exercise(found.exercise_id)
     if isinstance(found.answer, str):
-        answer: str | tuple[str, ...] = _canonical(exercise, found.answer)
+        answer: str | tuple[str, ...] = _canonical(exercise.id, found.answer)
         text = answer
     else:
         answer = tuple(found.answer)
@@ -729,6 +732,7 @@ def grade(submissions: Iterable[str | Path], *, out: str | Path, lang: str | Non
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     _checked.cache_clear()
+    _canonical.cache_clear()
     book_path = folder / "gradebook.sqlite"
     with Gradebook(book_path) as book:
         bank = _bank_fingerprint()
