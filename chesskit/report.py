@@ -36,7 +36,7 @@ _STYLE = """body{font-family:'Noto Sans CJK SC',sans-serif;max-width:64em;margin
 padding:0 1em;color:#222;line-height:1.5}table{border-collapse:collapse;width:100%}
 td,th{padding:.3em .6em;border-bottom:1px solid #ddd;text-align:left;vertical-align:top;
 word-break:keep-all;overflow-wrap:anywhere}th{white-space:nowrap}td.n{white-space:nowrap}
-td.task{min-width:14em}.ok{color:#1a7f37}.no{color:#b42318}.note{color:#555}
+td.task{min-width:14em;white-space:pre-line}.ok{color:#1a7f37}.no{color:#b42318}.note{color:#555}
 .bar{display:inline-block;height:.8em;background:#1a7f37;vertical-align:middle}
 .bar.low{background:#b42318}details{margin:.4em 0}summary{cursor:pointer;font-weight:bold}"""
 
