@@ -1,91 +1,143 @@
 """Static grading of a class against executing the notebooks (what nbgrader and otter do).
 
-40 students hand in every exercise notebook of the course (``exercises/en/*.ipynb``; homework
-notebooks built from the bank when the course is not built yet).  ``chesskit grade`` reads them
-all; a sample is executed with nbclient and extrapolated to the class.  Also times a
-12-diagram worksheet.  Run: ``.venv/bin/python benchmarks/bench_grading.py [--students 40]``.
+A class of ``--students`` (default 40; a quarter of them Chinese) hands in all 30 exercise
+notebooks of the course (``exercises/<lang>/*.ipynb``).  Answers are varied the way a class
+answers: right ones (any of the solutions, not only the first), odd spellings of right moves,
+blanks, and wrong ones of several kinds; half of the wrong move answers are random legal moves
+of the position (a student guessing).  ``chesskit grade`` runs in a fresh process, cold (a new
+gradebook, no remembered checks); its time and peak memory (the parent and the largest worker)
+are printed.  A sample of notebooks is executed with nbclient and extrapolated to the class.
+
+Run: ``.venv/bin/python benchmarks/bench_grading.py [--students 40] [--jobs 2] [--sample 3]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
-import resource
+import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import chess
+
 ROOT = Path(__file__).resolve().parents[1]
+SHARES = {"right": 0.40, "odd_spelling": 0.08, "blank": 0.10}  # the rest is wrong
+
+RUN = """
+import json, resource, sys, time
+from chesskit.grading import grade
+start = time.perf_counter()
+report = grade([sys.argv[1]], out=sys.argv[2], jobs=int(sys.argv[3]))
+seconds = time.perf_counter() - start
+own, workers = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+print(json.dumps({"seconds": seconds, "students": len(report.students),
+                  "cpu": own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime,
+                  "self_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "worker_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
+"""
 
 
-def _bank_note() -> str:
-    """Use the real bank; before it exists, the tests' tiny bank stands in (said in the table)."""
-    try:
-        from chesskit import catalog
-
-        next(iter(catalog.bank()))
-        return "installed bank"
-    except (ImportError, StopIteration):
-        import pytest
-
-        sys.path.insert(0, str(ROOT / "tests"))
-        import _teacher_fakes
-
-        _teacher_fakes.install(pytest.MonkeyPatch())
-        return "test bank (chesskit.catalog not ready)"
+def course_notebooks(lang: str) -> list[tuple[str, dict[str, Any]]]:
+    """The course's exercise notebooks in one language, by file name."""
+    return [(p.name, json.loads(p.read_text(encoding="utf-8")))
+            for p in sorted((ROOT / "exercises" / lang).glob("*.ipynb"))]
 
 
-def course_notebooks() -> list[dict[str, Any]]:
-    """The course's English exercise notebooks, or one homework notebook per lesson."""
-    paths = sorted((ROOT / "exercises" / "en").glob("*.ipynb"))
-    if paths:
-        return [json.loads(p.read_text(encoding="utf-8")) for p in paths]
-    import nbformat
-
-    from chesskit import catalog
-    from chesskit.homework import homework
-
-    lessons = sorted({item.lesson for item in catalog.bank()})
-    return [json.loads(nbformat.writes(homework(lesson=n, count=12, lang="en")))
-            for n in lessons]
+def _odd(board: chess.Board, san: str) -> str:
+    """The same move written another way: lowercase piece letter, coordinates, 0-0."""
+    move = board.parse_san(san)
+    choices = [move.uci(), san.replace("O-O", "0-0"), san.rstrip("+#")]
+    if san[0] in "NBRQK":
+        choices.append(san[0].lower() + san[1:])
+    return random.Random(san).choice(choices)
 
 
-def _answers(notebook: dict[str, Any]) -> list[str]:
-    from chesskit.grading import notebook_answers
+class Answers:
+    """A class's answers for every exercise, drawn with one seeded generator."""
 
-    return [found.exercise_id for found in notebook_answers(notebook)[0]]
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.solutions: dict[str, list[str]] = {}
+
+    def _solutions(self, exercise: Any) -> list[str]:
+        if exercise.id not in self.solutions:
+            self.solutions[exercise.id] = exercise.solutions()
+        return self.solutions[exercise.id]
+
+    def _wrong(self, exercise: Any, right: list[str]) -> str:
+        rng, board = self.rng, exercise.board()
+        if exercise.kind in ("move", "line") and not board.is_game_over():
+            moves = sorted(board.legal_moves, key=chess.Move.uci)
+            if rng.random() < 0.5:
+                return board.san(rng.choice(moves))  # a guess
+            common = [board.san(m) for m in moves[:3]]  # the class's usual mistakes
+            return rng.choice(common + ["e4", "Kh1", "Qxf7"])
+        if exercise.kind == "squares" and right:
+            squares = right[0].split()
+            return " ".join(squares[:-1] if rng.random() < 0.5 else squares + ["a1"])
+        if exercise.kind == "count":
+            return f"{float(right[0]) + rng.choice([-1, 1]):g}" if right else "3"
+        if exercise.kind == "choice":
+            return rng.choice("ABCD")
+        if exercise.kind == "square":
+            return rng.choice(["a1", "h8", "e4", "d5"])
+        return rng.choice(["e4 e5", "Ke1 Qd1", "?", "I don't know"])
+
+    def answer(self, exercise: Any) -> str:
+        rng, right = self.rng, self._solutions(exercise)
+        draw = rng.random()
+        if right and draw < SHARES["right"]:
+            return rng.choice(right)
+        if right and exercise.kind == "move" and draw < SHARES["right"] + SHARES["odd_spelling"]:
+            return _odd(exercise.board(), rng.choice(right))
+        if draw < SHARES["right"] + SHARES["odd_spelling"] + SHARES["blank"]:
+            return ""
+        return self._wrong(exercise, right)
 
 
-def fill(notebook: dict[str, Any], *, rng: random.Random) -> dict[str, Any]:
-    """A student's copy: each empty answer replaced by a right one (70 %) or a wrong one."""
+def fill(notebook: dict[str, Any], answers: Answers) -> dict[str, Any]:
+    """A student's copy: each ``ck.answer("id", "")`` filled in."""
     from chesskit import catalog
 
     copy = json.loads(json.dumps(notebook))
     for cell in copy["cells"]:
         source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-        for exercise_id in _answers({"cells": [{"cell_type": "code", "source": source}]}):
-            solutions = catalog.exercise(exercise_id).solutions()
-            given = solutions[0] if solutions and rng.random() < 0.7 else "e4"
-            source = source.replace(f'ck.answer("{exercise_id}", "")',
-                                    f"ck.answer({exercise_id!r}, {given!r})")
-        cell["source"] = source
+        if source.startswith("ck.answer("):
+            exercise_id = source.split('"')[1]
+            given = answers.answer(catalog.exercise(exercise_id))
+            cell["source"] = f"ck.answer({exercise_id!r}, {given!r})"
     return copy
 
 
-def write_class(folder: Path, notebooks: list[dict[str, Any]], *, students: int) -> list[Path]:
-    rng = random.Random(7)
-    paths = []
+def write_class(folder: Path, *, students: int) -> tuple[list[Path], int]:
+    """Every student's folder of 30 notebooks; returns the paths and the answer count."""
+    by_lang = {lang: course_notebooks(lang) for lang in ("en", "zh-Hans")}
+    answers = Answers(7)
+    paths, count = [], 0
     for s in range(students):
-        for n, notebook in enumerate(notebooks):
-            path = folder / f"student{s:02d}" / f"{n:02d}.ipynb"
+        lang = "zh-Hans" if s % 4 == 3 else "en"
+        for name, notebook in by_lang[lang]:
+            filled = fill(notebook, answers)
+            count += sum("".join(c["source"]).startswith("ck.answer(") for c in filled["cells"])
+            path = folder / f"student{s:03d}" / name
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(fill(notebook, rng=rng)), encoding="utf-8")
+            path.write_text(json.dumps(filled), encoding="utf-8")
             paths.append(path)
-    return paths
+    return paths, count
+
+
+def run_grader(subs: Path, out: Path, *, jobs: int) -> dict[str, float]:
+    done = subprocess.run([sys.executable, "-c", RUN, str(subs), str(out), str(jobs)],
+                          check=True, capture_output=True, text=True)
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
 def execute(path: Path) -> float:
@@ -94,57 +146,66 @@ def execute(path: Path) -> float:
 
     notebook = nbformat.read(path, as_version=4)
     start = time.perf_counter()
-    nbclient.NotebookClient(notebook, kernel_name="python3", timeout=120, allow_errors=True,
+    nbclient.NotebookClient(notebook, kernel_name="python3", timeout=600, allow_errors=True,
                             resources={"metadata": {"path": str(path.parent)}}).execute()
     return time.perf_counter() - start
+
+
+def worksheet_seconds() -> float:
+    """The median time of a 12-diagram worksheet with its answer key."""
+    from chesskit import catalog
+    from chesskit.worksheet import worksheet
+
+    items = list(catalog.bank(lesson=12))[:12]
+    runs = []
+    for _ in range(5):
+        start = time.perf_counter()
+        worksheet(items, per_page=12, lang="zh-Hans", answers=True)
+        runs.append(time.perf_counter() - start)
+    return statistics.median(runs)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--students", type=int, default=40)
+    parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--sample", type=int, default=3, help="notebooks executed by nbclient")
     args = parser.parse_args(argv)
-    note = _bank_note()
-    from chesskit.grading import grade
-
-    notebooks = course_notebooks()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        paths = write_class(folder / "subs", notebooks, students=args.students)
-        answers = sum(len(_answers(nb)) for nb in notebooks) * args.students
-        runs = []
-        for run in range(3):
-            start = time.perf_counter()
-            grade([folder / "subs"], out=folder / f"out{run}")
-            runs.append(time.perf_counter() - start)
-        static = statistics.median(runs)
-        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        paths, count = write_class(folder / "subs", students=args.students)
+        cold = run_grader(folder / "subs", folder / "out", jobs=args.jobs)
+        again = run_grader(folder / "subs", folder / "out", jobs=args.jobs)
+        with sqlite3.connect(folder / "out" / "gradebook.sqlite") as db:
+            db.execute("UPDATE students SET digest = ''")  # every student handed in again
+        warm = run_grader(folder / "subs", folder / "out", jobs=args.jobs)
         sample = random.Random(1).sample(paths, min(args.sample, len(paths)))
         executed = [execute(p) for p in sample]
     per_notebook = statistics.median(executed)
+    sheet = worksheet_seconds()
     extrapolated = per_notebook * len(paths)
-
-    from chesskit import catalog
-    from chesskit.worksheet import worksheet
-
-    items = (list(catalog.bank()) * 12)[:12]
-    sheet = []
-    for _ in range(5):
-        start = time.perf_counter()
-        worksheet(items, per_page=12, lang="zh-Hans", answers=True)
-        sheet.append(time.perf_counter() - start)
-
-    print(f"bank: {note}; {len(notebooks)} notebooks x {args.students} students = "
-          f"{len(paths)} notebooks, {answers} answers")
-    print(f"{'what':<44}{'median s':>12}{'ratio':>10}")
-    print(f"{'chesskit grade (static, whole class)':<44}{static:>12.3f}{1:>10}")
-    print(f"{'nbclient, one notebook (sample of ' + str(len(sample)) + ')':<44}"
-          f"{per_notebook:>12.3f}")
-    print(f"{'nbclient, whole class (extrapolated)':<44}{extrapolated:>12.1f}"
+    static = cold["seconds"]
+    print(f"{args.students} students x 30 notebooks = {len(paths)} notebooks, {count} answers "
+          f"(right {SHARES['right']:.0%}, odd spellings {SHARES['odd_spelling']:.0%}, blank "
+          f"{SHARES['blank']:.0%}, the rest wrong, half of the wrong moves random legal moves)")
+    print(f"{'what':<52}{'value':>12}{'ratio':>10}")
+    print(f"{'chesskit grade, cold, ' + str(args.jobs) + ' processes (s)':<52}{static:>12.1f}"
+          f"{1:>10}")
+    print(f"{'  CPU time, all processes (s)':<52}{cold['cpu']:>12.1f}")
+    print(f"{'  per student: wall, CPU (s)':<52}{static / args.students:>6.2f}"
+          f"{cold['cpu'] / args.students:>6.2f}")
+    print(f"{'  again, nothing changed (s)':<52}{again['seconds']:>12.2f}")
+    print(f"{'  everyone again, checks remembered (s)':<52}{warm['seconds']:>12.1f}")
+    print(f"{'  peak memory, parent (MB)':<52}{cold['self_mb']:>12.0f}")
+    print(f"{'  peak memory, largest worker (MB)':<52}{cold['worker_mb']:>12.0f}")
+    print(f"{'nbclient, one notebook (median of ' + str(len(sample)) + ') (s)':<52}"
+          f"{per_notebook:>12.2f}")
+    print(f"{'nbclient, whole class (extrapolated) (s)':<52}{extrapolated:>12.0f}"
           f"{extrapolated / static:>9.0f}x")
-    print(f"{'peak memory of the static grader (MB)':<44}{peak_mb:>12.0f}")
-    print(f"{'worksheet, 12 diagrams + key (zh-Hans)':<44}{statistics.median(sheet):>12.3f}")
-    print("targets: ratio >= 100x, peak < 300 MB, worksheet < 2 s")
+    print(f"{'worksheet, 12 diagrams + key (zh-Hans) (s)':<52}{sheet:>12.3f}")
+    print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print("targets: ratio >= 100x, peak < 300 MB; 1,000 students < 10 min and < 1 GB; "
+          "worksheet < 2 s")
     return 0
 
 

@@ -43,3 +43,13 @@ class OpeningError(ChessKitError, ValueError):
 
 class WorksheetError(ChessKitError, ValueError):
     """A worksheet that cannot be laid out as asked (e.g. 5 diagrams a page)."""
+
+
+class GradingError(ChessKitError, ValueError):
+    """An assignment file or gradebook request the grader cannot follow; the message says why.
+
+    >>> raise GradingError("There is no student Ana in the gradebook.")
+    Traceback (most recent call last):
+    ...
+    chesskit.errors.GradingError: There is no student Ana in the gradebook.
+    """

@@ -17,6 +17,7 @@ from typing import Any
 
 import nbformat
 
+from chesskit.assignment import assignment_toml, parse_assignment
 from chesskit.errors import BankError
 from chesskit.i18n import get_language, t
 
@@ -65,7 +66,9 @@ def homework(*, topic: str | None = None, lesson: int | None = None, count: int 
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``chesskit homework --topic fork --count 10 --seed 7 -o hw.ipynb [--worksheet s.pdf]``."""
+    """``chesskit homework --topic fork --count 10 --seed 7 -o hw.ipynb [--worksheet s.pdf]
+    [--due 2026-03-09] [--points 1]``; writes ``hw.toml`` next to it for ``chesskit grade
+    --assignment hw.toml``."""
     parser = argparse.ArgumentParser(prog="chesskit homework",
                                      description=t("worksheet.homework_cli_help"))
     parser.add_argument("--topic")
@@ -75,14 +78,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang")
     parser.add_argument("-o", "--output", required=True)
     parser.add_argument("--worksheet", metavar="PDF")
+    parser.add_argument("--points", type=float, default=1.0)
+    parser.add_argument("--due", help="2026-03-09 or 2026-03-09T08:00:00")
     args = parser.parse_args(argv)
     lang = get_language(args.lang)
     items = select(topic=args.topic, lesson=args.lesson, count=args.count, seed=args.seed,
                    lang=lang)
     title = title_for(topic=args.topic, lesson=args.lesson, lang=lang)
     notebook = notebook_for(items, title=title, lang=lang)
-    Path(args.output).write_text(nbformat.writes(notebook) + "\n", encoding="utf-8")
+    output = Path(args.output)
+    text = assignment_toml(ids=[item.id for item in items], notebook=output.name, title=title,
+                           points=args.points, due=args.due)
+    parse_assignment(text)  # a due date that cannot be read stops here, before anything is written
+    output.write_text(nbformat.writes(notebook) + "\n", encoding="utf-8")
+    output.with_suffix(".toml").write_text(text, encoding="utf-8")
     print(t("worksheet.homework_written", lang=lang, path=args.output, n=len(items)))
+    print(t("grading.assignment_written", lang=lang, path=output.with_suffix(".toml")))
     if args.worksheet:
         from chesskit.worksheet import worksheet
 

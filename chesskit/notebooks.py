@@ -253,13 +253,24 @@ def exercise_ids(lesson: Lesson) -> tuple[list[str], list[str]]:
     """
     from chesskit.catalog import bank
 
-    own = list(bank(lesson=lesson.number))
-    composed = [item.id for item in own if not item.data.get("generated")]
-    drills = [item.id for item in own if item.data.get("generated")][:MAX_DRILLS]
     earlier = [item.id for item in bank() if max(1, lesson.review_from) <= item.lesson
                < lesson.number and item.kind != "playout"]
     picked = random.Random(lesson.number).sample(earlier, min(lesson.review, len(earlier)))
-    return composed + drills, sorted(picked)
+    return own_exercise_ids(lesson.number), sorted(picked)
+
+
+def own_exercise_ids(number: int) -> list[str]:
+    """A lesson's own items in its exercise notebook: every composed item, at most MAX_DRILLS
+    generated drills.
+
+    >>> own_exercise_ids(7)[:2]
+    ['07.01', '07.02']
+    """
+    from chesskit.catalog import bank
+
+    own = list(bank(lesson=number))
+    composed = [item.id for item in own if not item.data.get("generated")]
+    return composed + [item.id for item in own if item.data.get("generated")][:MAX_DRILLS]
 
 
 def exercise_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:

@@ -47,7 +47,7 @@ mp = pytest.MonkeyPatch()
 _teacher_fakes.install(mp)
 grade_one = grading.grade_submission
 def slow(*args, **kwargs):
-    time.sleep(0.02)
+    time.sleep(0.1)
     return grade_one(*args, **kwargs)
 mp.setattr(grading, "grade_submission", slow)
 grading.grade([{subs!r}], out={out!r})
@@ -70,19 +70,38 @@ def _students(book: Path) -> int:
         return 0
 
 
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 def test_a_killed_run_resumes_without_losing_or_doubling(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     subs, out = tmp_path / "subs", tmp_path / "out"
     subs.mkdir()
     for i in range(40):
-        (subs / f"s{i:02d}.ipynb").write_text(_notebook("Ra8#" if i % 2 else "e4"))
+        (subs / f"s{i:02d}").mkdir()
+        (subs / f"s{i:02d}" / "01-mate.ipynb").write_text(_notebook("Ra8#" if i % 2 else "e4"))
     code = CHILD.format(tests=str(Path(__file__).parent), subs=str(subs), out=str(out))
     child = subprocess.Popen([sys.executable, "-c", code])
     deadline = time.monotonic() + 30
     while _students(out / "gradebook.sqlite") < 5 and time.monotonic() < deadline:
         time.sleep(0.01)
+    workers = _children(child.pid)
     child.send_signal(signal.SIGKILL)
     child.wait()
+    deadline = time.monotonic() + 60
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in workers)  # the worker processes end with the run
     before = _students(out / "gradebook.sqlite")
     assert 5 <= before < 40
     _teacher_fakes.install(monkeypatch)

@@ -33,8 +33,8 @@ def test_layout_and_seed() -> None:
 
 def test_cli_and_grading_round_trip(tmp_path: Path) -> None:
     path = tmp_path / "hw.ipynb"
-    assert homework.main(["--topic", "fork", "-o", str(path), "--lang", "en",
-                          "--worksheet", str(tmp_path / "hw.pdf")]) == 0
+    assert homework.main(["--topic", "fork", "-o", str(path), "--lang", "en", "--due",
+                          "2026-03-09", "--worksheet", str(tmp_path / "hw.pdf")]) == 0
     assert (tmp_path / "hw.pdf").read_bytes().startswith(b"%PDF-")
     data = json.loads(path.read_text(encoding="utf-8"))
     for cell in data["cells"]:
@@ -42,9 +42,22 @@ def test_cli_and_grading_round_trip(tmp_path: Path) -> None:
             cell["source"])
         cell["source"] = cell["source"].replace('ck.answer("02.01", "")',
                                                 'ck.answer("02.01", "Qxf7#")')
-    (tmp_path / "subs").mkdir()
-    (tmp_path / "subs" / "ana.ipynb").write_text(json.dumps(data), encoding="utf-8")
-    report = grading.grade([tmp_path / "subs"], out=tmp_path / "out")
-    assert report.exercises == ("02.01", "02.02")
-    rows = (tmp_path / "out" / "grades.csv").read_text(encoding="utf-8-sig").splitlines()
-    assert rows[1] == "ana,en,1,0,1,2,50,0"
+    spec = (tmp_path / "hw.toml").read_text(encoding="utf-8")
+    assert spec == ('title = "Homework: fork"\nnotebook = "hw.ipynb"\n'
+                    'ids = ["02.02", "02.01"]\npoints = 1\ndue = 2026-03-09\n')
+    (tmp_path / "subs" / "ana").mkdir(parents=True)
+    (tmp_path / "subs" / "ana" / "hw.ipynb").write_text(json.dumps(data), encoding="utf-8")
+    (tmp_path / "subs" / "bo").mkdir()
+    report = grading.grade([tmp_path / "subs"], out=tmp_path / "out",
+                           assignment=tmp_path / "hw.toml")
+    assert report.exercises == ("02.02", "02.01")
+    rows = (tmp_path / "out" / "lms-grades.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert rows == ["Student,ID,Homework: fork (2)", "ana,ana,1", "bo,bo,0"]  # bo: nothing in
+
+
+def test_a_due_date_that_cannot_be_read_writes_nothing(tmp_path: Path) -> None:
+    from chesskit.errors import GradingError
+
+    with pytest.raises(GradingError):
+        homework.main(["--topic", "fork", "-o", str(tmp_path / "hw.ipynb"), "--due", "soon"])
+    assert list(tmp_path.iterdir()) == []
