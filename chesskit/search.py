@@ -52,6 +52,14 @@ def ordered_moves(board: chess.Board) -> list[chess.Move]:
     return sorted(board.legal_moves, key=key)
 
 
+def _captures(board: chess.Board) -> list[chess.Move]:
+    """Legal captures, biggest victim first (no check test: the quiescence search's hot path)."""
+    def key(move: chess.Move) -> tuple[int, str]:
+        victim = board.piece_type_at(move.to_square)
+        return (-VALUES.get(victim, 1) if victim else -1, move.uci())
+    return sorted(board.generate_legal_captures(), key=key)
+
+
 def _mates_now(board: chess.Board) -> Iterator[chess.Move]:
     for move in board.legal_moves:
         if board.gives_check(move):
@@ -115,6 +123,27 @@ def forces_mate(board: chess.Board, move: chess.Move, n: int) -> bool:
     return _forces(board, move, n, {})
 
 
+def refutation(board: chess.Board, move: chess.Move, n: int) -> chess.Move | None:
+    """A defence after which ``move`` no longer forces mate within ``n`` moves (the first in
+    :func:`ordered_moves` order); None when it does force mate, or leaves no legal reply.
+
+    >>> b = chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+    >>> refutation(b, chess.Move.from_uci("a1a7"), 1).uci()
+    'f7f5'
+    >>> refutation(b, chess.Move.from_uci("a1a8"), 1) is None
+    True
+    """
+    memo: dict[tuple[object, int], bool] = {}
+    board.push(move)
+    try:
+        if board.is_checkmate():
+            return None
+        return next((reply for reply in ordered_moves(board)
+                     if not _after_reply(board, reply, n - 1, memo)), None)
+    finally:
+        board.pop()
+
+
 def mate_in(board: chess.Board, n: int) -> list[chess.Move]:
     """Every move that forces mate in at most ``n`` moves, in UCI order."""
     memo: dict[tuple[object, int], bool] = {}
@@ -141,9 +170,7 @@ def _quiesce(board: chess.Board, alpha: int, beta: int, depth: int) -> int:
     if depth == 0 or stand >= beta:
         return stand
     alpha = max(alpha, stand)
-    for move in ordered_moves(board):
-        if not board.is_capture(move):
-            continue
+    for move in _captures(board):
         board.push(move)
         score = -_quiesce(board, -beta, -alpha, depth - 1)
         board.pop()
@@ -209,7 +236,9 @@ def best_reply(board: chess.Board, move: chess.Move, *, depth: int = 2) -> chess
         best: tuple[int, chess.Move] | None = None
         for reply in ordered_moves(board):
             board.push(reply)
-            score = _negamax(board, depth - 1, -MATE_SCORE - 1, MATE_SCORE + 1)
+            # only a score below the best so far matters: search with that as the bound
+            bound = MATE_SCORE + 1 if best is None else best[0]
+            score = _negamax(board, depth - 1, -MATE_SCORE - 1, bound)
             board.pop()
             if best is None or score < best[0]:
                 best = (score, reply)

@@ -55,7 +55,7 @@ class LineKind(Kind):
                               verdict.squares)
             move = verdict.move
             if index % 2 == 0 and not search.forces_mate(board, move, n - index // 2):
-                refutation = search.stubborn_reply(after(board, move), limit=n - index // 2)
+                refutation = search.refutation(board, move, n - index // 2)
                 message = t("exercises.wrong_line", lang=lang, san=board.san(move),
                             side=color_name(not board.turn, lang=lang),
                             reply=after(board, move).san(refutation) if refutation else "")
