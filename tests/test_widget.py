@@ -26,7 +26,7 @@ def test_legal_targets_come_from_python_chess() -> None:
 def test_labels_in_both_languages() -> None:
     assert square_labels(chess.Board(), lang="en")["g1"] == "white knight on g1"
     assert square_labels(chess.Board(), lang="zh-Hans")["g1"] == "白马 g1"
-    assert square_labels(chess.Board(), lang="zh-Hant")["d8"] == "黑後 d8"
+    assert square_labels(chess.Board(), lang="zh-Hant")["d8"] == "黑后 d8"
     assert Board(lang="zh-Hans").labels["e4"] == "e4 空格"
 
 
