@@ -1,5 +1,5 @@
 """Every Simplified Chinese text of the course: 后 never ambiguous, one Traditional text whichever
-OpenCC implementation converts it."""
+OpenCC implementation converts it, the course's terms, no stray spaces."""
 
 from __future__ import annotations
 
@@ -82,3 +82,51 @@ def test_traditional_queen_is_hou() -> None:
         converted = i18n.to_traditional(text)
         assert "白後" not in converted and "黑後" not in converted, where
         assert "後翼" not in converted and "後兵開局" not in converted, where
+
+
+# Words the course does not use, and the word it uses instead.
+NOT_OUR_WORDS = {
+    "两步杀": "二步杀", "傻瓜将杀": "愚人杀", "傻瓜将死": "愚人杀", "中战术": "中计",
+    "后翼弃兵拒绝变例": "拒后翼弃兵", "到现在都对": "前面都写对了", "走快一点": "用更少的步数",
+    "救回这盘棋": "保住和棋", "跳过的那一格": "经过的那一格", "两个大子": "两个比它值钱的子",
+    "才算输": "算输", "规则书上说": "(say the rule itself)", "资料上说": "(say the fact itself)",
+    "discovered_check": "闪将",
+}
+
+
+@pytest.mark.parametrize(("word", "ours"), NOT_OUR_WORDS.items())
+def test_course_terms(word: str, ours: str) -> None:
+    assert not [where for where, text in TEXTS if word in text], f"write {ours}"
+
+
+def test_no_space_after_a_chinese_full_stop() -> None:
+    stray = [where for where, text in TEXTS if re.search(r"[。，；：！？] +[^\s|]", text)]
+    assert not stray, stray
+
+
+WIDE = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef“”]")
+BLOCK = re.compile(r"\s*([-*+] |\d+\. |\||#|```|:::|\+\+\+|<)")
+
+
+def _soft_breaks(lines: list[str]) -> list[int]:
+    """Line numbers where a Chinese paragraph goes on on the next line: Markdown shows a space."""
+    found, chinese, code = [], False, False
+    for number, (line, after) in enumerate(zip(lines, lines[1:], strict=False), 1):
+        code = code != line.startswith("```")
+        if line.startswith(":::"):
+            chinese = line.strip() == "::: zh"
+        quote = line.startswith(">")
+        text, rest = (line[1:], after[1:]) if quote else (line, after)
+        if (not chinese or code or not text.strip() or not rest.strip() or line.endswith("  ")
+                or quote != after.startswith(">") or BLOCK.match(rest)
+                or text.lstrip().startswith(("|", "#", "```", "<", ":::"))):
+            continue
+        if WIDE.match(text.rstrip()[-1:]) or WIDE.match(rest.lstrip()[:1]):
+            found.append(number)
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(LESSONS.glob("*.md")), ids=lambda p: p.stem)
+def test_chinese_paragraphs_are_one_line(path: Path) -> None:
+    """A line break inside a Chinese paragraph shows as a stray space ("。 下一句")."""
+    assert not _soft_breaks(path.read_text(encoding="utf-8").splitlines())
