@@ -2,7 +2,12 @@
 
 Texts live in ``chesskit/locale/<lang>/<module>.toml`` as ``key = "template"``; a key is named
 ``"module.key"``.  English and Simplified Chinese are written by hand; Traditional Chinese is
-derived from Simplified with OpenCC (``s2tw``), never maintained twice.
+derived from Simplified with OpenCC (``s2twp``: Taiwan wording), never maintained twice.
+
+The queen is 后 in both scripts (皇后; 後 means "behind, after"), so a Simplified 后 is the queen
+unless it is part of a word that means "after" or "behind" (以后, 后面, 最后, 落后, ...):
+``to_traditional`` writes 後 only there.  A 后 that a reader could take either way ("走了后就丢了")
+is found by ``ambiguous_queens`` and reworded in the Simplified text.
 
 >>> t("core.white", lang="zh-Hant")
 '白方'
@@ -14,9 +19,8 @@ import functools
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
-from typing import Any
 
 import chess
 
@@ -77,21 +81,91 @@ def get_language(lang: str | None = None) -> str:
     return _current if _current is not None else _language_from_environment()
 
 
-@functools.lru_cache(maxsize=1)
-def _converter() -> Any:
-    import opencc
+# Words in which 后 means "after" or "behind"; every other 后 is the queen.
+AFTER_WORDS = (
+    "一前一后", "以后", "之后", "然后", "最后", "随后", "此后", "今后", "往后", "过后", "稍后",
+    "事后", "日后", "落后", "身后", "背后", "前后", "后面", "后边", "后头", "后方", "后排",
+    "后退", "后撤", "后来", "后悔", "后者", "后续", "后果", "后子",
+)
+_AFTER = re.compile("|".join(sorted(AFTER_WORDS, key=len, reverse=True)))
+_QUEEN_MARK = "\ue000"  # stands for the queen's 后 while OpenCC converts the rest
+# Where OpenCC's Taiwan phrases read wrong or its two implementations disagree.
+_TAIWAN_FIXES = (("開啟", "打開"), ("隻有", "只有"))
+# Lone 后 (the queen) right after these reads as "after ..." ("走了后", "易位后", "d5后").
+_AFTER_A_DEED = re.compile(r"[了完位题天步次局变A-Za-z0-9+#)）]")
+_QUEEN_BEFORE = ("白", "黑", "的")
+_CLAUSE = re.compile(r"[，。；：！？、（）()“”\"「」\n|]")
 
-    return opencc.OpenCC("s2tw")
+
+def _after_spans(text: str) -> set[int]:
+    """The indices of the 后 characters in ``text`` that mean "after" or "behind"."""
+    return {match.start() + match.group().index("后") for match in _AFTER.finditer(text)}
+
+
+def ambiguous_queens(text: str) -> list[str]:
+    """The places in a Simplified text where 后 reads as the queen and as "after" alike.
+
+    Such a text must be reworded: Traditional Chinese writes the two differently (后 / 後).
+
+    >>> ambiguous_queens("马可以走，但走了后就丢了。")
+    ['走了后就丢']
+    >>> ambiguous_queens("马一走，d8的后就丢了。以后再说。")
+    []
+    """
+    found = []
+    for clause in _CLAUSE.split(text):
+        after = _after_spans(clause)
+        queens = [i for i, ch in enumerate(clause) if ch == "后" and i not in after]
+        for i in queens:
+            before, next_ = clause[i - 1:i], clause[i + 1:i + 2]
+            if (_AFTER_A_DEED.fullmatch(before) or next_ == "后"
+                    or (next_ in ("就", "再", "才", "便", "又") and before not in _QUEEN_BEFORE)
+                    or after):
+                found.append(clause[max(0, i - 2):i + 3])
+        for i in after:
+            if clause.startswith("后", i) and clause[i - 1:i] in ("白", "黑", "和", "或", "与"):
+                found.append(clause[max(0, i - 2):i + 3])
+    return found
+
+
+@functools.lru_cache(maxsize=2)
+def _engine(engine: str) -> Callable[[str], str]:
+    """OpenCC s2twp: "c" the C extension (package opencc), else the pure-Python opencc-purepy."""
+    if engine == "c":
+        import opencc
+
+        return opencc.OpenCC("s2twp").convert
+    from opencc_purepy import OpenCC
+
+    return OpenCC("s2twp").convert
+
+
+@functools.lru_cache(maxsize=1)
+def _default_engine() -> str:
+    """"c" (OpenCC's C extension) where it loads, else "python" (opencc-purepy, e.g. Pyodide)."""
+    try:
+        _engine("c")
+    except (ImportError, OSError):
+        return "python"
+    return "c"
 
 
 @functools.lru_cache(maxsize=4096)
-def to_traditional(text: str) -> str:
-    """Traditional Chinese (Taiwan) for a Simplified text; chess terms come out as 後 車 馬 將.
+def to_traditional(text: str, *, engine: str | None = None) -> str:
+    """Traditional Chinese (Taiwan) for a Simplified text: 后 stays the queen, 後 is "after".
 
-    >>> to_traditional("后车杀王")
-    '後車殺王'
+    ``engine`` is "c" or "python" (both give the same text); by default the C one if it loads.
+
+    >>> to_traditional("后车杀王以后，运行代码")
+    '后車殺王以後，執行程式碼'
     """
-    return str(_converter().convert(text))
+    after = _after_spans(text)
+    marked = "".join(("後" if i in after else _QUEEN_MARK) if ch == "后" else ch
+                     for i, ch in enumerate(text))
+    result = _engine(engine or _default_engine())(marked).replace(_QUEEN_MARK, "后")
+    for wrong, right in _TAIWAN_FIXES:
+        result = result.replace(wrong, right)
+    return result
 
 
 @functools.cache

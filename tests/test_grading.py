@@ -170,7 +170,8 @@ def test_broken_files_are_reported_and_the_batch_goes_on(tmp_path: Path) -> None
 def test_zip_from_an_lms(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     archive = tmp_path / "export.zip"
     with zipfile.ZipFile(archive, "w") as zf:
-        zf.writestr("Ana Li_123_assignsubmission/01-mate.ipynb", notebook('ck.answer("01.01", "Ra8#")'))
+        zf.writestr("Ana Li_123_assignsubmission/01-mate.ipynb",
+                    notebook('ck.answer("01.01", "Ra8#")'))
         zf.writestr("Bo/01-mate.ipynb", notebook('ck.answer("01.01", "Ra7")'))
         zf.writestr("Bo/../../evil.ipynb", "{}")
         zf.writestr("../escape.ipynb", "{}")

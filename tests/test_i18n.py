@@ -36,11 +36,62 @@ def test_no_hand_written_traditional_files() -> None:
 
 
 @pytest.mark.parametrize(("simplified", "traditional"), [
-    ("后", "後"), ("车", "車"), ("马", "馬"), ("将军", "將軍"), ("白后在后面", "白後在後面"),
-    ("王车易位", "王車易位"), ("长将", "長將"), ("皇后", "皇后"),
+    ("后", "后"), ("车", "車"), ("马", "馬"), ("将军", "將軍"), ("白后在后面", "白后在後面"),
+    ("王车易位", "王車易位"), ("长将", "長將"), ("皇后", "皇后"), ("后翼弃兵", "后翼棄兵"),
+    ("后兵开局", "后兵開局"), ("黑皇后黑，白皇后白", "黑皇后黑，白皇后白"),
+    ("牵制在后或车的前面", "牽制在后或車的前面"), ("之后", "之後"), ("然后", "然後"),
+    ("以后", "以後"), ("最后", "最後"), ("后退", "後退"), ("落后兵", "落後兵"),
+    ("一前一后", "一前一後"), ("易位以后，后被吃了", "易位以後，后被吃了"),
 ])
-def test_chess_characters_are_pinned(simplified: str, traditional: str) -> None:
+def test_queen_is_hou_and_after_is_hou_behind(simplified: str, traditional: str) -> None:
+    """The queen is 后 in Traditional too (皇后); 後 is only "after, behind"."""
     assert i18n.to_traditional(simplified) == traditional
+
+
+@pytest.mark.parametrize(("simplified", "traditional"), [
+    ("运行代码", "執行程式碼"), ("软件", "軟體"), ("打开练习本", "打開練習本"),
+    ("最多只有八个兵", "最多只有八個兵"), ("兵走一步也能打开线路。", "兵走一步也能打開線路。"),
+])
+def test_taiwan_wording(simplified: str, traditional: str) -> None:
+    assert i18n.to_traditional(simplified) == traditional
+
+
+@pytest.mark.parametrize("text", ["马可以走，但走了后就丢了。", "后面的子是后或车的时候",
+                                  "**后就不要再走了**", "白后退到d1", "王易位后", "d7-d5后，"])
+def test_ambiguous_queen_is_caught(text: str) -> None:
+    assert i18n.ambiguous_queens(text)
+
+
+@pytest.mark.parametrize("text", ["马一走，d8的后就丢了。", "王车易位以后，白后在d1。",
+                                  "就不要再动后了", "被牵制的子身后的子会被吃掉", "升变成后。"])
+def test_clear_queen_passes(text: str) -> None:
+    assert not i18n.ambiguous_queens(text)
+
+
+def test_pure_python_converter_is_used_where_the_c_one_cannot_load(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("opencc_purepy")
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_opencc(name: str, *args: object, **kwargs: object) -> object:
+        if name == "opencc":
+            raise ImportError("no C extension here")
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    i18n._engine.cache_clear()
+    i18n._default_engine.cache_clear()
+    i18n.to_traditional.cache_clear()
+    monkeypatch.setattr(builtins, "__import__", no_opencc)
+    try:
+        assert i18n._default_engine() == "python"
+        assert i18n.to_traditional("白后在后面，运行代码") == "白后在後面，執行程式碼"
+    finally:
+        monkeypatch.undo()
+        i18n._engine.cache_clear()
+        i18n._default_engine.cache_clear()
+        i18n.to_traditional.cache_clear()
 
 
 def test_language_names() -> None:
@@ -64,7 +115,7 @@ def test_environment_default(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_piece_phrases() -> None:
     assert i18n.piece_on(chess.BISHOP, chess.C1, lang="en") == "the bishop on c1"
-    assert i18n.piece_on(chess.QUEEN, chess.D8, color=chess.BLACK, lang="zh-Hant") == "d8的黑後"
+    assert i18n.piece_on(chess.QUEEN, chess.D8, color=chess.BLACK, lang="zh-Hant") == "d8的黑后"
     assert i18n.t("core.side_to_move", side="black", lang="en") == "Black to move."
     assert i18n.localize({"en": "Rook", "zh": "车"}, lang="zh-Hant") == "車"
     assert i18n.join_words(["e4", "d5", "c6"], lang="en") == "e4, d5 and c6"

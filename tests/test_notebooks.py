@@ -46,7 +46,7 @@ def test_parse_and_build_three_languages() -> None:
                for lang in ("en", "zh-Hans", "zh-Hant")}
     assert sources["en"][1:] == ["# The queen", 'ck.board("8/8/8/8/3Q4/8/8/8")', "Both."]
     assert sources["zh-Hans"][1] == "# 后的走法"
-    assert sources["zh-Hant"][1] == "# 後的走法"
+    assert sources["zh-Hant"][1] == "# 后的走法"
     assert sources["zh-Hant"][0].endswith('ck.set_language("zh-Hant")')
 
 

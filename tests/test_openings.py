@@ -9,13 +9,15 @@ from chesskit.diagram import BoardSvg
 from chesskit.openings import OPENINGS, Opening, name_opening, opening
 
 CHINESE = {"italian": "意大利开局", "spanish": "西班牙开局", "scotch": "苏格兰开局",
-           "petrov": "俄罗斯防御(彼得罗夫防御)", "scandinavian": "斯堪的纳维亚防御",
+           "petrov": "俄罗斯防御（彼得罗夫防御）", "scandinavian": "斯堪的纳维亚防御",
            "sicilian": "西西里防御", "french": "法兰西防御", "hungarian": "匈牙利防御",
-           "dutch": "荷兰防御", "english": "英国式开局", "queens_gambit": "后翼弃兵(后兵开局)"}
+           "dutch": "荷兰防御", "english": "英国式开局", "queens_gambit": "后翼弃兵（后兵开局）"}
 
 
 def test_eleven_openings_with_chinese_names() -> None:
     assert {o.key: o.name["zh"] for o in OPENINGS} == CHINESE
+    assert not any("(" in o.name["zh"] or ")" in o.name["zh"] for o in OPENINGS)
+    assert opening("俄罗斯防御(彼得罗夫防御)").key == "petrov"
 
 
 @pytest.mark.parametrize("item", OPENINGS, ids=lambda o: o.key)

@@ -33,7 +33,7 @@ def test_legal_targets_come_from_python_chess() -> None:
 def test_labels_in_both_languages() -> None:
     assert square_labels(chess.Board(), lang="en")["g1"] == "white knight on g1"
     assert square_labels(chess.Board(), lang="zh-Hans")["g1"] == "白马 g1"
-    assert square_labels(chess.Board(), lang="zh-Hant")["d8"] == "黑後 d8"
+    assert square_labels(chess.Board(), lang="zh-Hant")["d8"] == "黑后 d8"
     assert Board(lang="zh-Hans").labels["e4"] == "e4 空格"
 
 
@@ -292,7 +292,7 @@ def test_a_piece_that_cannot_move_is_still_named() -> None:
 
 def test_promotion_buttons_and_targets_have_spoken_names() -> None:
     assert Board().ui["piece_q"] == "Queen" and Board(lang="zh-Hans").ui["piece_q"] == "后"
-    assert Board(lang="zh-Hant").ui["piece_q"] == "後"
+    assert Board(lang="zh-Hant").ui["piece_q"] == "后"
     assert Board().ui["palette_k"] == "Black king" and Board().ui["can_go"]
     assert "{piece}" in Board().ui["targets"] and "{squares}" in Board().ui["targets"]
 

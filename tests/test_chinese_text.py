@@ -1,0 +1,132 @@
+"""Every Simplified Chinese text of the course: 后 never ambiguous, one Traditional text whichever
+OpenCC implementation converts it, the course's terms, no stray spaces."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from chesskit import i18n
+from chesskit.openings import OPENINGS
+
+PACKAGE = Path(i18n.__file__).parent
+LESSONS = PACKAGE.parent / "lessons" / "src"
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _zh_values(node: object) -> Iterator[str]:
+    """The Simplified texts in a bank item: every ``zh`` of a ``{"en", "zh"}`` table."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "zh" and isinstance(value, str):
+                yield value
+            else:
+                yield from _zh_values(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _zh_values(value)
+
+
+def course_texts() -> Iterator[tuple[str, str]]:
+    """(where, text) for every Simplified text: locale files, bank, lesson sources, openings."""
+    for path in sorted((PACKAGE / "locale" / "zh-Hans").glob("*.toml")):
+        for key, value in tomllib.loads(path.read_text(encoding="utf-8")).items():
+            for text in value if isinstance(value, list) else [value]:
+                yield f"locale/zh-Hans/{path.name}: {key}", str(text)
+    for path in sorted((PACKAGE / "bank").glob("*.toml")):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        yield from ((f"bank/{path.name}", text) for text in _zh_values(data.get("title")))
+        for item in data.get("item", []):
+            yield from ((f"bank/{path.name}: {item['id']}", text) for text in _zh_values(item))
+    for path in sorted(LESSONS.glob("*.md")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if CJK.search(line):
+                yield f"lessons/src/{path.name}:{number}", line
+    for item in OPENINGS:
+        yield f"openings: {item.key}", item.name["zh"]
+        yield f"openings: {item.key}", item.idea["zh"]
+
+
+TEXTS = list(course_texts())
+
+
+def test_the_course_has_texts_of_every_kind() -> None:
+    kinds = {where.split("/")[0].split(":")[0] for where, _ in TEXTS}
+    assert kinds == {"locale", "bank", "lessons", "openings"}
+    assert len(TEXTS) > 3000
+
+
+def test_no_queen_reads_as_after() -> None:
+    """A 后 that reads as the queen and as "after" alike would become 后 or 後 by guesswork."""
+    found = [f"{where}: {hits}" for where, text in TEXTS if (hits := i18n.ambiguous_queens(text))]
+    assert not found, "reword (write 以后/之后 for 'after', 白后/黑后/的后 for the queen):\n" + \
+        "\n".join(found)
+
+
+def test_both_converters_give_the_same_traditional_text() -> None:
+    pytest.importorskip("opencc")
+    pytest.importorskip("opencc_purepy")
+    differ = [f"{where}: {i18n.to_traditional(text, engine='c')} | "
+              f"{i18n.to_traditional(text, engine='python')}" for where, text in TEXTS
+              if i18n.to_traditional(text, engine="c") != i18n.to_traditional(text,
+                                                                              engine="python")]
+    assert not differ, "\n".join(differ)
+
+
+def test_traditional_queen_is_hou() -> None:
+    for where, text in TEXTS:
+        converted = i18n.to_traditional(text)
+        assert "白後" not in converted and "黑後" not in converted, where
+        assert "後翼" not in converted and "後兵開局" not in converted, where
+
+
+# Words the course does not use, and the word it uses instead.
+NOT_OUR_WORDS = {
+    "两步杀": "二步杀", "傻瓜将杀": "愚人杀", "傻瓜将死": "愚人杀", "中战术": "中计",
+    "后翼弃兵拒绝变例": "拒后翼弃兵", "到现在都对": "前面都写对了", "走快一点": "用更少的步数",
+    "救回这盘棋": "保住和棋", "跳过的那一格": "经过的那一格", "两个大子": "两个比它值钱的子",
+    "才算输": "算输", "规则书上说": "(say the rule itself)", "资料上说": "(say the fact itself)",
+    "discovered_check": "闪将",
+}
+
+
+@pytest.mark.parametrize(("word", "ours"), NOT_OUR_WORDS.items())
+def test_course_terms(word: str, ours: str) -> None:
+    assert not [where for where, text in TEXTS if word in text], f"write {ours}"
+
+
+def test_no_space_after_a_chinese_full_stop() -> None:
+    stray = [where for where, text in TEXTS if re.search(r"[。，；：！？] +[^\s|]", text)]
+    assert not stray, stray
+
+
+WIDE = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef“”]")
+BLOCK = re.compile(r"\s*([-*+] |\d+\. |\||#|```|:::|\+\+\+|<)")
+
+
+def _soft_breaks(lines: list[str]) -> list[int]:
+    """Line numbers where a Chinese paragraph goes on on the next line: Markdown shows a space."""
+    found, chinese, code = [], False, False
+    for number, (line, after) in enumerate(zip(lines, lines[1:], strict=False), 1):
+        code = code != line.startswith("```")
+        if line.startswith(":::"):
+            chinese = line.strip() == "::: zh"
+        quote = line.startswith(">")
+        text, rest = (line[1:], after[1:]) if quote else (line, after)
+        if (not chinese or code or not text.strip() or not rest.strip() or line.endswith("  ")
+                or quote != after.startswith(">") or BLOCK.match(rest)
+                or text.lstrip().startswith(("|", "#", "```", "<", ":::"))):
+            continue
+        if WIDE.match(text.rstrip()[-1:]) or WIDE.match(rest.lstrip()[:1]):
+            found.append(number)
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(LESSONS.glob("*.md")), ids=lambda p: p.stem)
+def test_chinese_paragraphs_are_one_line(path: Path) -> None:
+    """A line break inside a Chinese paragraph shows as a stray space ("。 下一句")."""
+    assert not _soft_breaks(path.read_text(encoding="utf-8").splitlines())
