@@ -30,7 +30,8 @@ def material(board: chess.Board, color: chess.Color) -> int:
     >>> material(chess.Board(), chess.WHITE)
     39
     """
-    return sum(VALUES[p] * len(board.pieces(p, color)) for p in VALUES)
+    return sum(value * chess.popcount(board.pieces_mask(piece, color))
+               for piece, value in VALUES.items() if value)
 
 
 def balance(board: chess.Board) -> int:
@@ -199,22 +200,47 @@ def _negamax(board: chess.Board, depth: int, alpha: int, beta: int) -> int:
     return best
 
 
+def best_defence(board: chess.Board, move: chess.Move, *, depth: int = 2,
+                 ) -> tuple[int, chess.Move | None]:
+    """What the mover is sure to win with ``move`` against every reply (searched ``depth`` >= 1
+    plies after the move, then through the captures; a mate counts as 1000), and the reply
+    that holds the mover to that (None when the move ends the game).
+
+    >>> b = chess.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")
+    >>> gain, reply = best_defence(b, chess.Move.from_uci("d1d5"))
+    >>> gain, reply.uci()
+    (9, 'e8e7')
+    """
+    before = balance(board) * (1 if board.turn else -1)
+    board.push(move)
+    try:
+        if board.is_checkmate():
+            return MATE_SCORE, None
+        if board.is_stalemate() or board.is_insufficient_material():
+            return -before, None
+        best: tuple[int, chess.Move] | None = None
+        for reply in ordered_moves(board):
+            board.push(reply)
+            # only a score below the best so far matters: search with that as the bound
+            bound = MATE_SCORE + 1 if best is None else best[0]
+            score = _negamax(board, depth - 1, -MATE_SCORE - 1, bound)
+            board.pop()
+            if best is None or score < best[0]:
+                best = (score, reply)
+    finally:
+        board.pop()
+    assert best is not None  # a position that is neither mate nor stalemate has a move
+    return (best[0] if abs(best[0]) >= MATE_SCORE else best[0] - before), best[1]
+
+
 def material_gain(board: chess.Board, move: chess.Move, *, depth: int = 2) -> int:
-    """Material the mover is sure to win with ``move`` against every reply, searched ``depth``
-    plies after the move and then through the captures (a mate counts as 1000).
+    """Material the mover is sure to win with ``move`` (see :func:`best_defence`).
 
     >>> b = chess.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")
     >>> material_gain(b, chess.Move.from_uci("d1d5"))
     9
     """
-    sign = 1 if board.turn else -1
-    before = balance(board) * sign
-    board.push(move)
-    try:
-        after = -_negamax(board, depth, -MATE_SCORE - 1, MATE_SCORE + 1)
-    finally:
-        board.pop()
-    return after if abs(after) >= MATE_SCORE else after - before
+    return best_defence(board, move, depth=depth)[0]
 
 
 def wins_at_least(board: chess.Board, move: chess.Move, gain: int, *, depth: int = 2) -> bool:
@@ -231,20 +257,7 @@ def wins_at_least(board: chess.Board, move: chess.Move, gain: int, *, depth: int
 
 def best_reply(board: chess.Board, move: chess.Move, *, depth: int = 2) -> chess.Move | None:
     """The reply that gives the mover least after ``move`` (the refutation to show)."""
-    board.push(move)
-    try:
-        best: tuple[int, chess.Move] | None = None
-        for reply in ordered_moves(board):
-            board.push(reply)
-            # only a score below the best so far matters: search with that as the bound
-            bound = MATE_SCORE + 1 if best is None else best[0]
-            score = _negamax(board, depth - 1, -MATE_SCORE - 1, bound)
-            board.pop()
-            if best is None or score < best[0]:
-                best = (score, reply)
-        return best[1] if best else None
-    finally:
-        board.pop()
+    return best_defence(board, move, depth=depth)[1]
 
 
 def is_perpetual(board: chess.Board, move: chess.Move, *, plies: int = 10) -> bool:

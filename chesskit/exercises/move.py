@@ -136,11 +136,12 @@ def _move_reason(ex: Exercise, board: chess.Board, move: chess.Move, lang: Lang)
         key = "capture_small"
     if ex.goal == "develop":
         key = f"develop_{_develop_problem(board, move)}"
+    reply = next(iter(search.ordered_moves(after)), None)
     if key == "win_material":
-        won = search.material_gain(board, move, depth=int(ex.data.get("depth", 2)))
+        won, reply = search.best_defence(board, move, depth=int(ex.data.get("depth", 2)))
         key, fields["won"] = _too_little(won, int(ex.data.get("gain", 3))), won
-    reply = (search.best_reply(board, move) if ex.goal in ("win_material", "develop")
-             else next(iter(search.ordered_moves(after)), None))
+    elif ex.goal == "develop":
+        reply = search.best_reply(board, move)
     if ex.goal == "best":
         key, reply = _best_reason(board, move, reply)
     fields["reply"] = after.san(reply) if reply else ""
