@@ -18,8 +18,8 @@ from typing import Any
 import nbformat
 
 from chesskit.assignment import assignment_toml, parse_assignment
-from chesskit.errors import BankError
 from chesskit.i18n import get_language, t
+from chesskit.worksheet import sheet_name
 
 
 def pick(ids: Sequence[str], *, count: int, seed: int) -> list[str]:
@@ -32,19 +32,15 @@ def select(*, topic: str | None = None, lesson: int | None = None, count: int = 
     """The exercises of a homework set, easiest first."""
     from chesskit import catalog
 
-    pool = {item.id: item for item in catalog.bank(lesson=lesson, topic=topic)}
-    if not pool:
-        raise BankError(t("worksheet.none_found", lang=lang, lesson=lesson or "-",
-                          topic=topic or "-"))
+    pool = {item.id: item for item in catalog.matching(lesson=lesson, topic=topic, lang=lang)}
     chosen = [pool[i] for i in pick(sorted(pool), count=count, seed=seed)]
     return sorted(chosen, key=lambda item: (item.difficulty, item.id))
 
 
 def title_for(*, topic: str | None, lesson: int | None, lang: str | None = None) -> str:
     """The homework's title: "Homework: Lesson 12 · fork"."""
-    parts = [t("worksheet.lesson", lang=lang, n=lesson)] if lesson is not None else []
-    name = " · ".join(parts + ([topic] if topic else [])) or t("worksheet.title", lang=lang)
-    return t("worksheet.homework_title", lang=lang, name=name)
+    return t("worksheet.homework_title", lang=lang,
+             name=sheet_name(lesson=lesson, topic=topic, lang=lang))
 
 
 def notebook_for(exercises: Sequence[Any], *, title: str, lang: str) -> nbformat.NotebookNode:
@@ -71,14 +67,14 @@ def main(argv: list[str] | None = None) -> int:
     --assignment hw.toml``."""
     parser = argparse.ArgumentParser(prog="chesskit homework",
                                      description=t("worksheet.homework_cli_help"))
-    parser.add_argument("--topic")
-    parser.add_argument("--lesson", type=int)
-    parser.add_argument("--count", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--lang")
-    parser.add_argument("-o", "--output", required=True)
-    parser.add_argument("--worksheet", metavar="PDF")
-    parser.add_argument("--points", type=float, default=1.0)
+    parser.add_argument("--topic", help=t("worksheet.cli_topic"))
+    parser.add_argument("--lesson", type=int, help=t("worksheet.cli_lesson"))
+    parser.add_argument("--count", type=int, default=10, help=t("worksheet.cli_count", n=10))
+    parser.add_argument("--seed", type=int, default=7, help=t("worksheet.cli_seed"))
+    parser.add_argument("--lang", help=t("worksheet.cli_lang"))
+    parser.add_argument("-o", "--output", required=True, help=t("worksheet.cli_notebook"))
+    parser.add_argument("--worksheet", metavar="PDF", help=t("worksheet.cli_also_pdf"))
+    parser.add_argument("--points", type=float, default=1.0, help=t("worksheet.cli_points"))
     parser.add_argument("--due", help="2026-03-09 or 2026-03-09T08:00:00")
     args = parser.parse_args(argv)
     lang = get_language(args.lang)

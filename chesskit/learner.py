@@ -517,7 +517,7 @@ def progress_main(argv: list[str] | None = None) -> int:
     """``chesskit progress [--export FILE] [--lang zh-Hans]``: print, or write a file to hand in."""
     parser = argparse.ArgumentParser(prog="chesskit progress", description=t("learner.cli_help"))
     parser.add_argument("--export", metavar="FILE", help=t("learner.cli_export"))
-    parser.add_argument("--lang", default=None)
+    parser.add_argument("--lang", default=None, help=t("worksheet.cli_lang"))
     args = parser.parse_args(argv)
     history = attempts()
     summary = summarize(history, now=time.time(), lang=args.lang)

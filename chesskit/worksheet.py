@@ -162,7 +162,12 @@ def select(*, lesson: int | None = None, topic: str | None = None, count: int = 
     return catalog.matching(lesson=lesson, topic=topic, lang=lang)[:count]
 
 
-def _title(lesson: int | None, topic: str | None, *, lang: str | None) -> str:
+def sheet_name(*, lesson: int | None, topic: str | None, lang: str | None = None) -> str:
+    """The name of a set of exercises: "Lesson 12 · fork" (the worksheet's title otherwise).
+
+    >>> sheet_name(lesson=12, topic="fork", lang="en")
+    'Lesson 12 · fork'
+    """
     parts = [t("worksheet.lesson", lang=lang, n=lesson)] if lesson is not None else []
     return " · ".join(parts + ([topic] if topic else [])) or t("worksheet.title", lang=lang)
 
@@ -186,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.output:
         Path(args.output).write_bytes(worksheet(
             items, per_page=args.per_page, lang=args.lang, answers=args.answers,
-            title=_title(args.lesson, args.topic, lang=args.lang)))
+            title=sheet_name(lesson=args.lesson, topic=args.topic, lang=args.lang)))
         print(t("worksheet.written", lang=args.lang, path=args.output, n=len(items)))
     if args.png:
         paths = write_pngs(items, Path(args.png), lang=args.lang)

@@ -79,7 +79,8 @@ def _options_without_help(help_text: str) -> list[str]:
     return missing
 
 
-@pytest.mark.parametrize("command", ["worksheet", "check-bank", "build"])
+@pytest.mark.parametrize("command", ["worksheet", "homework", "grade", "progress", "check-bank",
+                                     "build"])
 def test_every_option_has_help(command, capsys) -> None:
     with pytest.raises(SystemExit):
         main([command, "--help"])
