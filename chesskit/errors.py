@@ -27,3 +27,13 @@ class MoveError(ChessKitError, ValueError):
 
 class BankError(ChessKitError, ValueError):
     """A broken bank file or an unknown exercise id; the message names file, item, field."""
+
+
+class EngineMissingError(ChessKitError):
+    """Stockfish is not installed or does not start; the message says where it was looked for.
+
+    >>> raise EngineMissingError("Stockfish is not installed.")
+    Traceback (most recent call last):
+    ...
+    chesskit.errors.EngineMissingError: Stockfish is not installed.
+    """
