@@ -119,8 +119,10 @@ class Cache:
 
 
 def _graded(ex: Exercise, board: chess.Board) -> dict[str, bool]:
-    """Each legal move's UCI -> True when ``Exercise.check`` accepts its SAN."""
-    return {m.uci(): ex.check(board.san(m), lang="en").correct for m in board.legal_moves}
+    """Each legal move's UCI -> True when the exercise accepts it (``Exercise.solutions``: the
+    moves ``Exercise.check`` accepts, without composing a message for each refused one)."""
+    accepted = set(ex.solutions())
+    return {m.uci(): board.san(m) in accepted for m in board.legal_moves}
 
 
 def _san(board: chess.Board, uci: str) -> str:

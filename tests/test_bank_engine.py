@@ -64,10 +64,10 @@ def test_a_move_still_clearly_winning_is_never_bad() -> None:
 def test_a_refused_move_as_good_as_the_answer_is_a_problem() -> None:
     fen = "N1k5/p1p5/8/8/8/8/8/4K3 b - - 0 1"  # 22.10: c6 traps the knight
     ex = _ex("best", fen, answers=["Kb7"])
-    scores = _all(fen, 0, c7c6=1100, b8b7=0)
-    found = item_problems(ex, scores, label=LABEL)
-    assert any("refused c6 is +11.00, as good as accepted Kb7" in p for p in found)
-    assert any("accepted Kb7 is +0.00, but c6 is +11.00" in p for p in found)
+    found = item_problems(ex, _all(fen, 0, c7c6=1100, c8b7=350), label=LABEL)
+    assert found == ["engine (test): refused c6 is +11.00, as good as accepted Kb7 (+3.50)"]
+    found = item_problems(ex, _all(fen, 0, c7c6=1100, c8b7=0), label=LABEL)
+    assert found == ["engine (test): accepted Kb7 is +0.00, but c6 is +11.00"]
 
 
 def test_a_refused_faster_mate_is_a_problem() -> None:
@@ -128,3 +128,22 @@ def test_missing_stockfish_is_one_clear_sentence(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(EngineMissingError, match="Stockfish is not installed"), \
             engine.open_engine():
         pass
+
+
+def test_the_fixed_items_accept_the_winning_moves_only() -> None:
+    from chesskit.catalog import exercise
+
+    assert exercise("25.01").solutions() == ["Ne6+", "Nf5+"]
+    assert exercise("27.19").solutions() == ["c1=Q+"]
+    assert exercise("22.10").solutions() == ["c5", "c6"]
+    refused = exercise("22.10").check("Kb7", lang="en")
+    assert not refused.correct and "at least 3" in refused.message
+    escape = exercise("21.08")
+    assert escape.check("Bf1").correct
+    assert escape.check("Bd1", lang="en").message == "After Bd1, Black can checkmate with Rxd1#."
+
+
+def test_a_weak_underpromotion_is_refused_with_the_reason() -> None:
+    ex = _ex("promote", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+    assert ex.solutions() == ["a8=Q+", "a8=R+"]
+    assert "wins less" in ex.check("a8=N", lang="en").message
