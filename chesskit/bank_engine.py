@@ -2,9 +2,11 @@
 move, and every refused move as good as the best accepted one (that the goal is about) is
 accepted. ``chesskit check-bank`` runs it after the rule checks.
 
-Every legal move of the item's position is scored by Stockfish (:mod:`chesskit.engine`, all
-moves at ``DEPTH``) and graded by ``Exercise.check``. Scores are in centipawns from the
-mover's side; a mate in n plies is ``MATE - n``.
+The item's legal moves are graded as ``Exercise.check`` grades them, and Stockfish
+(:mod:`chesskit.engine`, depth ``DEPTH``) scores the ``TOP`` best moves in one multipv search and
+every accepted move outside them on its own. Scores are in centipawns from the mover's side; a
+mate in n plies is ``MATE - n``. A refused move as good as the best accepted one is always among
+the top moves, unless ``TOP`` refused moves are better still (and then those are reported).
 
 **A bad accepted move** (``ref`` is the best legal move for the goals that ask for the best or
 a winning move, :data:`PLAY_GOALS` and line items, and the best *accepted* move for the goals
@@ -19,7 +21,8 @@ A move still clearly winning (at least ``WIN``) is never bad, however much bette
 **A wrongly refused move** (only for :data:`COMPLETE_GOALS` and line items, where the goal is
 "the best" or "a winning" move): a refused move that mates as fast as the fastest accepted mate,
 or, when no accepted move mates, scores within ``EQUAL`` (0.5 pawn) of the best accepted move
-while that move wins (at least ``WIN``). Where nothing wins (an opening choice), the answers
+while that move wins (at least ``WIN``); for ``win_material`` only a move that does win the
+material (searched two plies deeper than the item) meets the goal. Where nothing wins (an opening choice), the answers
 are the lesson's choice among equal moves and only the bad-move rule applies.
 
 Results are kept in ``chesskit/bank/engine-cache.json``, keyed by the position's FEN, the
@@ -44,11 +47,13 @@ from importlib import resources
 import chess
 import chess.engine
 
-from chesskit import engine
+from chesskit import engine, search
 from chesskit.errors import EngineMissingError
 from chesskit.exercises import Exercise
 
 DEPTH = 12
+TOP = 5
+"""How many best moves one multipv search scores (accepted moves outside them: one by one)."""
 MARGIN = 150
 WIN = 300
 EQUAL = 50
@@ -147,7 +152,7 @@ def item_problems(ex: Exercise, scores: Mapping[str, int], *, label: str) -> lis
     ref = scores[ref_uci]
     found = []
     for uci, score in sorted(good.items()):
-        if score <= MATED < ref or (ref - score > MARGIN and score < WIN):
+        if score <= MATED < ref or (ref > MATED and ref - score > MARGIN and score < WIN):
             found.append(f"{label}: accepted {_san(board, uci)} is {describe(score)}, but "
                          f"{_san(board, ref_uci)} is {describe(ref)}")
     complete = ex.kind == "line" or ex.goal in COMPLETE_GOALS
@@ -156,10 +161,20 @@ def item_problems(ex: Exercise, scores: Mapping[str, int], *, label: str) -> lis
     for uci, score in sorted(scores.items()):
         if not complete or accepted.get(uci):
             continue
-        if score >= best if is_mate(best) else score >= best - EQUAL and best >= WIN:
+        if (score >= best if is_mate(best) else score >= best - EQUAL and best >= WIN) and (
+                _wins_deeper(ex, board, uci)):
             found.append(f"{label}: refused {_san(board, uci)} is {describe(score)}, as good as "
                          f"accepted {_san(board, best_uci)} ({describe(best)})")
     return found
+
+
+def _wins_deeper(ex: Exercise, board: chess.Board, uci: str) -> bool:
+    """For a win_material item, whether a refused move does win the material (searched two
+    plies deeper than the item): only such a move meets the goal. True for the other goals."""
+    if ex.goal != "win_material":
+        return True
+    return search.wins_at_least(board, chess.Move.from_uci(uci), int(ex.data.get("gain", 3)),
+                                depth=int(ex.data.get("depth", 2)) + 2)
 
 
 def _start(stack: contextlib.ExitStack) -> chess.engine.SimpleEngine | None:
@@ -170,6 +185,24 @@ def _start(stack: contextlib.ExitStack) -> chess.engine.SimpleEngine | None:
         return stack.enter_context(engine.open_engine())
     except EngineMissingError:
         return None
+
+
+def _missing(ex: Exercise, scores: Scores | None) -> list[str]:
+    """The accepted moves (UCI) the cached scores lack (all of them when nothing is cached)."""
+    accepted = _graded(ex, ex.board())
+    return sorted(uci for uci, ok in accepted.items() if ok and uci not in (scores or {}))
+
+
+def _evaluate(sf: chess.engine.SimpleEngine, board: chess.Board, scores: Scores | None,
+              missing: list[str], *, depth: int) -> Scores:
+    """The cached scores, or the ``TOP`` best moves of one multipv search, with each accepted
+    move they lack searched alone (so each score depends only on position, move and depth)."""
+    found = dict(scores) if scores is not None else {
+        m.uci(): s for m, s in engine.analyse_moves(sf, board, depth=depth, count=TOP).items()}
+    for uci in missing:
+        if uci not in found:
+            found[uci] = engine.score_move(sf, board, chess.Move.from_uci(uci), depth=depth)
+    return found
 
 
 def checked(ex: Exercise) -> bool:
@@ -194,10 +227,12 @@ def verify(items: Iterable[Exercise], *, cache_path: pathlib.Path = CACHE, depth
         for ex in todo:
             fen = ex.board().fen()
             scores = cache.get(fen, name, depth)
-            if scores is None and sf is not None and name is not None:
-                scores = {m.uci(): s for m, s in engine.analyse_moves(
-                    sf, ex.board(), depth=depth).items()}
+            missing = _missing(ex, scores)
+            if (scores is None or missing) and sf is not None and name is not None:
+                scores = _evaluate(sf, ex.board(), scores, missing, depth=depth)
                 cache.put(fen, name, depth, scores)
+            elif missing:
+                scores = None  # without Stockfish an accepted move with no score is not judged
                 if write and len(cache.used) % 20 == 0:
                     cache.save(cache_path, prune=False)  # an interrupted cold run keeps its work
             if scores is None:

@@ -100,39 +100,38 @@ def centipawns(score: chess.engine.Score) -> int:
     return MATE - plies if mate > 0 else -(MATE - plies)
 
 
-def analyse_moves(sf: chess.engine.SimpleEngine, board: chess.Board, *,
-                  depth: int) -> dict[chess.Move, int]:
-    """Every legal move of ``board`` scored from the mover's side (see :func:`centipawns`),
-    each searched to ``depth`` plies; the hash is cleared first, so the result depends only on
-    the position, the engine and the depth. A move that mates at once scores ``MATE - 1``.
+def analyse_moves(sf: chess.engine.SimpleEngine, board: chess.Board, *, depth: int,
+                  count: int | None = None) -> dict[chess.Move, int]:
+    """The ``count`` best legal moves of ``board`` (all of them by default) scored from the
+    mover's side (see :func:`centipawns`), one multipv search to ``depth`` plies; the hash is
+    cleared first, so the result depends only on the position, the engine, depth and count.
 
     >>> if available():
     ...     with open_engine() as sf:
     ...         scores = analyse_moves(sf, chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"),
-    ...                                depth=8)
-    ...     scores[chess.Move.from_uci("a1a8")]
+    ...                                depth=8, count=1)
+    ...     scores
     ... else:
-    ...     99999
-    99999
+    ...     {chess.Move.from_uci("a1a8"): 99999}
+    {Move.from_uci('a1a8'): 99999}
     """
     moves = list(board.legal_moves)
     if not moves:
         return {}
-    infos = sf.analyse(board, chess.engine.Limit(depth=depth), multipv=len(moves),
+    wanted = len(moves) if count is None else min(count, len(moves))
+    infos = sf.analyse(board, chess.engine.Limit(depth=depth), multipv=wanted,
                        game=object(), info=chess.engine.INFO_SCORE | chess.engine.INFO_PV)
     scores: dict[chess.Move, int] = {}
     for info in infos:
         pv, score = info.get("pv"), info.get("score")
         if pv and score is not None and pv[0] not in scores:
             scores[pv[0]] = centipawns(score.pov(board.turn))
-    for move in moves:  # a move the engine left out (it never should): score it on its own
-        if move not in scores:
-            scores[move] = _score_one(sf, board, move, depth=depth)
     return scores
 
 
-def _score_one(sf: chess.engine.SimpleEngine, board: chess.Board, move: chess.Move, *,
+def score_move(sf: chess.engine.SimpleEngine, board: chess.Board, move: chess.Move, *,
                depth: int) -> int:
+    """One move's score from the mover's side, searched alone to ``depth`` (hash cleared)."""
     info = sf.analyse(board, chess.engine.Limit(depth=depth), root_moves=[move], game=object())
     score = info.get("score")
     return centipawns(score.pov(board.turn)) if score is not None else 0

@@ -90,36 +90,46 @@ def count_items(*, what: str, seed: int) -> Iterator[Item]:
 
 def sound(board: chess.Board, answers: list[chess.Move]) -> bool:
     """True when every answer of a drill is as good as the others, so praising any of them is
-    right: none lets the opponent mate, none wins or loses more than a pawn more than another
-    (searched one reply and the captures), none forces mate in two.
+    right: the material is about even (within 3), none lets the opponent mate in two, none
+    wins or loses more than a pawn more than another (searched one reply and the captures),
+    none forces mate in two.
 
-    >>> sound(chess.Board("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1"), [chess.Move.from_uci("e1d1")])
+    >>> b = chess.Board("8/8/8/8/8/4k3/4r3/R3K3 w - - 0 1")
+    >>> sound(b, [b.parse_san("Kd1"), b.parse_san("Kf1")])
     True
     >>> b = chess.Board("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1")
     >>> sound(b, [b.parse_san("Kxd2"), b.parse_san("Kf1")])
     False
     """
-    if any(search.forces_mate(board, move, 2) for move in answers):
+    if abs(search.balance(board)) > 3 or any(search.forces_mate(board, m, 2) for m in answers):
         return False
     gains = [search.material_gain(board, move, depth=1) for move in answers]
-    return min(gains) > -search.MATE_SCORE and max(gains) - min(gains) <= 1
+    if min(gains) <= -search.MATE_SCORE or max(gains) - min(gains) > 1:
+        return False
+    return not any(search.can_mate(_after(board, move), 2) for move in answers)
+
+
+def _after(board: chess.Board, move: chess.Move) -> chess.Board:
+    after = board.copy(stack=False)
+    after.push(move)
+    return after
 
 
 def check_items(*, seed: int) -> Iterator[Item]:
-    """``move`` items with goal ``check`` where some moves check and most do not, every check
-    :func:`sound`."""
+    """``move`` items with goal ``check``: one move gives check (and it is :func:`sound`), the
+    others do not. One answer, so the drill never praises a check that throws the game away."""
     rng = random.Random(f"{seed}-check")
     for i in itertools.count():
         board = _game_position(rng)
         checks = [m for m in board.legal_moves if board.gives_check(m)]
-        if 1 <= len(checks) <= board.legal_moves.count() // 3 and sound(board, checks):
+        if len(checks) == 1 and board.legal_moves.count() >= 3 and sound(board, checks):
             yield {"kind": "move", "goal": "check", "fen": board.fen(), "topic": "check",
                    "difficulty": 550 + 10 * (i % 20)}
 
 
 def escape_items(*, seed: int) -> Iterator[Item]:
-    """``move`` items with goal ``escape_check``: White is in check (not mate) and must answer;
-    every answer :func:`sound`."""
+    """``move`` items with goal ``escape_check``: White is in check (not mate) and has one way
+    out, which is :func:`sound`: the drill never praises an escape that loses the game."""
     rng = random.Random(f"{seed}-escape")
     while True:
         board = _game_position(rng)
@@ -128,7 +138,7 @@ def escape_items(*, seed: int) -> Iterator[Item]:
         if not board.is_valid() or not checks:
             continue
         board.push(rng.choice(checks))
-        if not board.is_game_over() and sound(board, list(board.legal_moves)):
+        if board.legal_moves.count() == 1 and sound(board, list(board.legal_moves)):
             yield {"kind": "move", "goal": "escape_check", "fen": board.fen(), "topic": "check",
                    "difficulty": 600 + board.legal_moves.count() % 10 * 10}
 

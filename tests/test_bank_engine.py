@@ -147,3 +147,17 @@ def test_a_weak_underpromotion_is_refused_with_the_reason() -> None:
     ex = _ex("promote", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1")
     assert ex.solutions() == ["a8=Q+", "a8=R+"]
     assert "wins less" in ex.check("a8=N", lang="en").message
+
+
+def test_a_cached_entry_without_an_accepted_move_does_not_cover_the_item(
+        tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("chesskit.engine.stockfish_path", lambda: None)
+    fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+    path = tmp_path / "cache.json"
+    cache = bank_engine.Cache.load(path)
+    cache.put(fen, "Stockfish 15.1", 12, {"h2h3": 0})  # the mate Ra8# has no score
+    cache.save(path, prune=False)
+    ex = _ex("mate", fen)
+    assert bank_engine.verify([ex], cache_path=path, depth=12, write=False) == []
+    assert "99.01" in capsys.readouterr().err
