@@ -1,17 +1,22 @@
-"""Exercise checks: median time of Exercise.check, p95 of a mate-in-two check, check-bank.
+"""Exercise checks: median time of Exercise.check, p95 of a mate-in-two check, check-bank,
+and the engine verification of the bank with its cache (``--cold``: also with an empty cache,
+which runs Stockfish on every move and line item: many minutes).
 
-Run: .venv/bin/python benchmarks/bench_exercises.py  (prints a table, no assertions)
+Run: .venv/bin/python benchmarks/bench_exercises.py [--cold]  (prints a table, no assertions)
 """
 
 from __future__ import annotations
 
+import pathlib
 import statistics
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 
 import chess
 
-from chesskit import catalog, search
+from chesskit import bank_engine, catalog, search
 from chesskit.exercises import Exercise
 
 MATE2 = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1"
@@ -54,6 +59,18 @@ def plain_mate_in_two(board: chess.Board, key: chess.Move) -> bool:
         board.pop()
 
 
+def engine_seconds(*, cold: bool) -> float:
+    """Seconds of the engine verification of the whole bank, cached or from an empty cache."""
+    items = list(catalog.bank())
+    start = time.perf_counter()
+    if cold:
+        with tempfile.TemporaryDirectory() as folder:
+            bank_engine.verify(items, cache_path=pathlib.Path(folder) / "cache.json")
+    else:
+        bank_engine.verify(items, write=False)
+    return time.perf_counter() - start
+
+
 def main() -> None:
     items = [ex for ex in catalog.bank() if ex.kind != "playout"]
     answers = [(ex, (ex.solutions() or ["?"])[0]) for ex in items]
@@ -88,6 +105,10 @@ def main() -> None:
         print(f"{name:<40} {median:>10.2f} {high:>8.2f}  {ratio:<28} {target}")
     print(f"{'check-bank, ' + str(len(list(catalog.bank()))) + ' items (s)':<40} "
           f"{bank_s:>10.2f} {'':>8}  {'':<28} < 60 s")
+    engine_items = sum(bank_engine.checked(ex) for ex in catalog.bank())
+    for cold in (False, True) if "--cold" in sys.argv else (False,):
+        name = f"engine check, {engine_items} items, {'cold' if cold else 'cached'} (s)"
+        print(f"{name:<40} {engine_seconds(cold=cold):>10.2f}")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple, cast
 
 import chess
 
+from chesskit import bank_engine
 from chesskit.errors import BankError, ChessKitError
 from chesskit.exercises import Exercise, Goal, KindName
 from chesskit.i18n import t
@@ -287,10 +288,12 @@ def check_bank(paths: Iterable[str | pathlib.Path] | None = None) -> list[Proble
     files = [pathlib.Path(p) for p in paths] if paths is not None else _paths()
     problems: list[Problem] = []
     owners: dict[str, str] = {}
+    items: list[Exercise] = []
     for path in files:
         parsed = _parse(path)
         label = _label(path)
         problems += parsed.problems
+        items += parsed.items
         tasks: dict[tuple[object, ...], str] = {}
         for ex in parsed.items:
             if ex.id in owners:
@@ -305,6 +308,9 @@ def check_bank(paths: Iterable[str | pathlib.Path] | None = None) -> list[Proble
             except (ChessKitError, ValueError, KeyError, TypeError, IndexError) as error:
                 found = [("kind", f"cannot be checked: {error}")]
             problems += [Problem(label, ex.id, field, message) for field, message in found]
+    packaged = all(path.parent == bank_dir() for path in files)
+    problems += [Problem(owners[item], item, field, message) for item, field, message in
+                 bank_engine.verify(items, write=packaged, prune=sorted(files) == _paths())]
     return problems
 
 

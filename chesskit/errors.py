@@ -53,3 +53,13 @@ class GradingError(ChessKitError, ValueError):
     ...
     chesskit.errors.GradingError: There is no student Ana in the gradebook.
     """
+
+
+class EngineMissingError(ChessKitError):
+    """Stockfish is not installed or does not start; the message says where it was looked for.
+
+    >>> raise EngineMissingError("Stockfish is not installed.")
+    Traceback (most recent call last):
+    ...
+    chesskit.errors.EngineMissingError: Stockfish is not installed.
+    """

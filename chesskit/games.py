@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import zlib
 from typing import Any
@@ -21,10 +20,11 @@ import chess.engine
 import chess.pgn
 import traitlets
 
+from chesskit import engine
+from chesskit.errors import EngineMissingError
 from chesskit.i18n import color_name, t
 from chesskit.widget import Board
 
-STOCKFISH = "/usr/games/stockfish"
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9,
           chess.KING: 0}
 # level 1..8 -> Stockfish "Skill Level" and search depth: a beginner's opponent
@@ -95,14 +95,13 @@ def computer_move(board: chess.Board, *, level: int = 1) -> chess.Move | None:
     else :func:`builtin_move`. A fresh engine per move (about 70 ms) leaves no process behind.
     """
     level = max(1, min(level, len(_SKILL)))
-    if not os.access(STOCKFISH, os.X_OK) or board.is_game_over():
+    if not engine.available() or board.is_game_over():
         return builtin_move(board, seed=level)
     try:
-        with chess.engine.SimpleEngine.popen_uci(STOCKFISH) as engine:
-            engine.configure({"Skill Level": _SKILL[level - 1]})
+        with engine.open_engine(options={"Skill Level": _SKILL[level - 1]}) as sf:
             limit = chess.engine.Limit(depth=_DEPTH[level - 1], time=0.2)
-            return engine.play(board, limit).move
-    except (OSError, chess.engine.EngineError):
+            return sf.play(board, limit).move
+    except (EngineMissingError, chess.engine.EngineError):
         return builtin_move(board, seed=level)
 
 

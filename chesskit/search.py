@@ -11,16 +11,17 @@ Every function works on a ``chess.Board`` with push/pop and leaves it as it foun
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Callable, Iterator
 
 import chess
 import chess.engine
 
+from chesskit import engine as stockfish
+from chesskit.errors import EngineMissingError
+
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9,
           chess.KING: 0}
 MATE_SCORE = 1000
-STOCKFISH = "/usr/games/stockfish"
 _CENTRE = (3.5, 3.5)
 
 
@@ -371,22 +372,6 @@ def builtin_defence(board: chess.Board) -> chess.Move | None:
     return min(moves, key=lambda m: _defence_key(board, m))
 
 
-def engine_available() -> bool:
-    """True when Stockfish is installed at /usr/games/stockfish."""
-    return os.access(STOCKFISH, os.X_OK)
-
-
-def _open_engine() -> chess.engine.SimpleEngine | None:
-    if not engine_available():
-        return None
-    try:
-        engine = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
-        engine.configure({"Threads": 1, "Hash": 16})
-    except (OSError, chess.engine.EngineError):
-        return None
-    return engine
-
-
 Defender = Callable[[chess.Board], "chess.Move | None"]
 
 
@@ -402,18 +387,18 @@ def defender(*, engine: bool = False, nodes: int = 20000) -> Iterator[Defender]:
     ...     defend(chess.Board("8/8/8/4k3/8/8/8/KQ6 b - - 0 1")).uci()
     'e5d5'
     """
-    sf = _open_engine() if engine else None
+    with contextlib.ExitStack() as stack:
+        sf = None
+        if engine and stockfish.available():
+            with contextlib.suppress(EngineMissingError):
+                sf = stack.enter_context(stockfish.open_engine())
 
-    def defend(board: chess.Board) -> chess.Move | None:
-        if sf is None or board.is_game_over():
-            return builtin_defence(board)
-        return sf.play(board, chess.engine.Limit(nodes=nodes), game=object()).move
+        def defend(board: chess.Board) -> chess.Move | None:
+            if sf is None or board.is_game_over():
+                return builtin_defence(board)
+            return sf.play(board, chess.engine.Limit(nodes=nodes), game=object()).move
 
-    try:
         yield defend
-    finally:
-        if sf is not None:
-            sf.quit()
 
 
 def defender_move(board: chess.Board, *, engine: bool = False,

@@ -54,3 +54,21 @@ def test_basic_mates_need_every_piece() -> None:
             if board.is_checkmate():
                 assert generators._needs_every_piece(board, move.to_square), item["id"]
             board.pop()
+
+
+def test_check_and_escape_drills_praise_only_sound_moves() -> None:
+    """Every accepted check or escape is as good as the others: none hangs more material,
+    none walks into a mate in one (the engine check of the bank confirms it)."""
+    for lesson in (6, 21):
+        for item in generators.generate(lesson):
+            if item.get("goal") not in ("check", "escape_check"):
+                continue
+            board = chess.Board(item["fen"])
+            answers = [m for m in board.legal_moves
+                       if item["goal"] == "escape_check" or board.gives_check(m)]
+            assert generators.sound(board, answers), item["id"]
+
+
+def test_a_drill_where_one_answer_hangs_a_piece_is_not_sound() -> None:
+    board = chess.Board("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1")  # Kxd2 wins the rook, Kf1 does not
+    assert not generators.sound(board, list(board.legal_moves))

@@ -7,7 +7,7 @@ import time
 import chess
 import pytest
 
-from chesskit import search
+from chesskit import engine, search
 
 MATE2 = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1"
 
@@ -71,7 +71,7 @@ def test_defender_avoids_mate_in_one() -> None:
     assert reply is not None and not allows_mate(reply)
 
 
-@pytest.mark.skipif(not search.engine_available(), reason="no Stockfish")
+@pytest.mark.skipif(not engine.available(), reason="no Stockfish")
 def test_engine_defender_is_deterministic() -> None:
     board = chess.Board("8/8/8/4k3/8/8/8/KQ6 b - - 0 1")
     with search.defender() as defend:

@@ -218,7 +218,7 @@ def test_builtin_opponent_takes_hanging_piece_and_is_seeded() -> None:
 
 
 def test_computer_game_waits_for_the_page_then_answers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("chesskit.games.STOCKFISH", "/nonexistent")
+    monkeypatch.setattr("chesskit.engine.stockfish_path", lambda: None)
     game = play(opponent="computer", color="black")
     assert game.waiting and game.legal == {}
     game.handle({"type": "reply"})

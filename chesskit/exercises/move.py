@@ -76,6 +76,35 @@ def _read_stored(board: chess.Board, text: str) -> chess.Move:
     return read_move(board, text)
 
 
+def _mate_reply(board: chess.Board, move: chess.Move) -> chess.Move | None:
+    """The opponent's mate in one after ``move``, or None."""
+    return next(iter(search.mate_in(_after(board, move), 1)), None)
+
+
+def _safe_escape(board: chess.Board, move: chess.Move) -> bool:
+    """True unless ``move`` allows a mate in one while another move does not.
+
+    >>> b = chess.Board("6k1/8/8/8/8/8/4BPPP/r5K1 w - - 0 1")
+    >>> _safe_escape(b, b.parse_san("Bd1")), _safe_escape(b, b.parse_san("Bf1"))
+    (False, True)
+    """
+    return _mate_reply(board, move) is None or all(
+        _mate_reply(board, m) is not None for m in board.legal_moves)
+
+
+def _best_promotion(board: chess.Board, move: chess.Move) -> bool:
+    """True unless another promotion wins 5 or more material more (searched two plies and the
+    captures): the queen or a rook, a knight when its check wins more, not the queen when it
+    stalemates.
+
+    >>> b = chess.Board("4k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+    >>> [_best_promotion(b, b.parse_san(san)) for san in ("a8=Q+", "a8=R+", "a8=B", "a8=N")]
+    [True, True, False, False]
+    """
+    gains = {m: search.material_gain(board, m) for m in board.legal_moves if m.promotion}
+    return gains[move] > max(gains.values()) - 5
+
+
 def _goal_met(ex: Exercise, board: chess.Board, move: chess.Move) -> bool:
     goal, d = ex.goal, ex.data
     tests: dict[str, Callable[[], bool]] = {
@@ -84,17 +113,19 @@ def _goal_met(ex: Exercise, board: chess.Board, move: chess.Move) -> bool:
         "capture": lambda: board.is_capture(move) and (
             not d.get("most_valuable") or _victim_value(board, move) >= max(
                 _victim_value(board, m) for m in board.legal_moves if board.is_capture(m))),
-        "escape_check": lambda: board.is_check(),
+        "escape_check": lambda: board.is_check() and _safe_escape(board, move),
         "stalemate": lambda: _after(board, move).is_stalemate(),
         "castle": lambda: board.is_castling(move),
         "en_passant": lambda: board.is_en_passant(move),
-        "promote": lambda: move.promotion is not None,
+        "promote": lambda: move.promotion is not None and _best_promotion(board, move),
         "win_material": lambda: search.wins_at_least(board, move, int(d.get("gain", 3)),
                                                      depth=int(d.get("depth", 2))),
         "perpetual": lambda: search.is_perpetual(board, move),
         "develop": lambda: _develop_problem(board, move) is None,
         "best": lambda: move in {_read_stored(board, a) for a in d["answers"]},
     }
+    if goal == "discovered_attack" and "gain" in d:  # the line opens and the gain stays won
+        return goal in _motifs(board, move) and tests["win_material"]()
     if goal in MOTIF_GOALS:
         return goal in _motifs(board, move)
     return tests[goal]()
@@ -115,7 +146,9 @@ def _best_reason(board: chess.Board, move: chess.Move, reply: chess.Move | None
 
 def _move_reason(ex: Exercise, board: chess.Board, move: chess.Move, lang: Lang) -> str:
     """Why a legal move misses the goal: one sentence naming the piece and the square."""
-    if ex.goal in WHY_NOT:
+    kept_gain = ex.goal == "discovered_attack" and "gain" in ex.data and (
+        ex.goal in _motifs(board, move))  # the line opens, but the gain is not kept
+    if ex.goal in WHY_NOT and not kept_gain:
         return why_not(board, move, ex.goal, lang=lang)
     mover = move.promotion or board.piece_type_at(move.from_square) or chess.PAWN
     after = _after(board, move)
@@ -134,16 +167,23 @@ def _move_reason(ex: Exercise, board: chess.Board, move: chess.Move, lang: Lang)
         key = "stalemate_draw"
     if ex.goal == "capture" and board.is_capture(move):
         key = "capture_small"
+    if ex.goal == "promote" and move.promotion is not None:
+        key = "promote_weak"
     if ex.goal == "develop":
         key = f"develop_{_develop_problem(board, move)}"
+    if kept_gain:
+        key = "win_material"
     reply = next(iter(search.ordered_moves(after)), None)
     if key == "win_material":
         won, reply = search.best_defence(board, move, depth=int(ex.data.get("depth", 2)))
         key, fields["won"] = _too_little(won, int(ex.data.get("gain", 3))), won
-    elif ex.goal == "develop":
+    elif key == "develop_blunder":
         reply = search.best_reply(board, move)
     if ex.goal == "best":
         key, reply = _best_reason(board, move, reply)
+    mate = _mate_reply(board, move) if ex.goal == "escape_check" else None
+    if mate is not None:
+        key, reply = "best_mated", mate
     fields["reply"] = after.san(reply) if reply else ""
     return t(f"exercises.wrong_{key}", lang=lang, **fields)
 
