@@ -110,9 +110,27 @@ def kernel_idle(page: Page) -> None:
     page.get_by_text("Python (Pyodide) | Idle").first.wait_for()
 
 
+def menu(page: Page, top: str, item: str) -> None:
+    page.locator(".lm-MenuBar-itemLabel", has_text=top).first.click()
+    page.locator(".lm-Menu-itemLabel", has_text=item).first.click()
+
+
 def run_all(page: Page) -> None:
-    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    menu(page, "Run", "Run All Cells")
+
+
+def save_and_close(page: Page) -> None:
+    """Save the current notebook and close its tab, so the next page load restores no tab.
+
+    A second Pyodide kernel started in the same page stayed "Initializing" here: every
+    notebook of this test is opened by loading the page again, one kernel per page.
+    """
+    menu(page, "File", "Save Notebook")
+    page.locator(".lm-TabBar-tab.jp-mod-current:not(.jp-mod-dirty)").first.wait_for()
+    tabs = page.locator(".jp-NotebookPanel").count()
+    menu(page, "File", "Close Tab")
+    page.wait_for_function("n => document.querySelectorAll('.jp-NotebookPanel').length < n",
+                           arg=tabs)
 
 
 def wait_done(page: Page) -> None:
@@ -161,6 +179,7 @@ def _course(page: Page, base_url: str, tmp_path: Path) -> None:
     board.locator('[data-sq="e4"].ck-dot').wait_for()  # the kernel answered: e4 is a target
     click_square(board, "e4")
     board.locator('[data-sq="e4"].ck-last .ck-p').wait_for()  # the pawn stands on e4
+    save_and_close(page)
 
     open_notebook(page, base_url, "exercises/en/00-start-here.ipynb")
     run_all(page)
@@ -169,23 +188,21 @@ def _course(page: Page, base_url: str, tmp_path: Path) -> None:
     answered = set_cell(page, 3, 'ck.answer("00.01", "e4")')
     answered.locator(".jp-OutputArea-output").first.wait_for()
     wait_done(page)
-    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook").first.click(
-        position={"x": 5, "y": 5})
-    page.keyboard.press("Control+S")
+    menu(page, "File", "Save Notebook")
     page.locator(".lm-TabBar-tab.jp-mod-current:not(.jp-mod-dirty)").first.wait_for()
-
-    open_notebook(page, base_url, "lessons/en/00-start-here.ipynb")  # the page loads again
-    run_all(page)
-    wait_done(page)
-    page.get_by_text("after 1 answers").first.wait_for()  # ck.progress() remembers
-
-    open_notebook(page, base_url, "exercises/en/00-start-here.ipynb")
     page.locator(".lm-MenuBar-itemLabel", has_text="File").first.click()
     with page.expect_download() as download:
         page.locator(".lm-Menu-itemLabel", has_text="Download").first.click()
     handed_in = tmp_path / "class" / "ada.ipynb"
     handed_in.parent.mkdir()
     download.value.save_as(handed_in)
+    save_and_close(page)
+
+    open_notebook(page, base_url, "lessons/en/00-start-here.ipynb")  # the page loads again
+    run_all(page)
+    wait_done(page)
+    page.get_by_text("after 1 answers").first.wait_for()  # ck.progress() remembers
+
     graded = subprocess.run([sys.executable, "-m", "chesskit", "grade", str(handed_in.parent),
                              "--out", str(tmp_path / "grades")], capture_output=True, text=True)
     assert graded.returncode == 0, graded.stderr
