@@ -5,6 +5,8 @@
     python3 dev.py course zh-Hans   # the same, in Simplified (zh-Hans) or Traditional (zh-Hant)
     python3 dev.py test      # install what is missing, then run the whole test suite
     python3 dev.py build     # rebuild and execute every notebook from its source
+    python3 dev.py site      # write ./site: the whole course for the browser, offline (see
+                             # docs/browser-course.md); extra options go to 'chesskit site'
 
 Only Python 3.11+ is needed. Run as root, missing Debian packages are installed with apt-get;
 otherwise the command says which ones to install and why.
@@ -109,7 +111,7 @@ def virtualenv() -> None:
         run(PYTHON, "-m", "pip", "uninstall", "-y", "-q", "chesskit")
     say("installing chesskit and its dependencies into .venv")
     run(PYTHON, "-m", "pip", "install", "-q", "--upgrade", "pip")
-    run(PYTHON, "-m", "pip", "install", "-q", "-e", ".[course,test]")
+    run(PYTHON, "-m", "pip", "install", "-q", "-e", ".[course,test,site]")
     stamp.write_text(wanted)
 
 
@@ -202,7 +204,14 @@ def build() -> None:
     run(BIN / "chesskit", "build", *sys.argv[2:])
 
 
-COMMANDS = {"course": course, "test": test, "build": build}
+def site() -> None:
+    setup()
+    if shutil.which("npm") is None:
+        say("npm is needed once to fetch the Pyodide runtime: apt-get install npm.")
+    run(BIN / "chesskit", "site", *(sys.argv[2:] or ["--out", "site"]))
+
+
+COMMANDS = {"course": course, "test": test, "build": build, "site": site}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -17,6 +17,7 @@ COMMANDS = {
     "homework": ("chesskit.homework", "main", "build a homework notebook from the bank"),
     "progress": ("chesskit.learner", "progress_main", "show or export your own progress"),
     "build": ("chesskit.notebooks", "main", "rebuild the course notebooks from their sources"),
+    "site": ("chesskit.site", "main", "build the course as a static site that runs offline"),
 }
 
 

@@ -1,0 +1,85 @@
+"""How big the browser course is, and how long until its first board can be played.
+
+    .venv/bin/python benchmarks/bench_site.py [--runs 3]
+
+Builds the site (or reuses the cached build of the same inputs), serves it on 127.0.0.1, and
+opens lesson 0 in Chromium with every other host blocked.  "cold": a fresh browser profile
+(nothing cached, Pyodide and every wheel downloaded from the local server); "warm": the same
+profile loading the page again.  The time runs from the navigation to the first interactive
+board (the anywidget board drawn by the running kernel after Run All).  Prints medians; no
+assertions.  The ratio column compares with the goals (15 s cold, 60 MB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from chesskit.site import build  # noqa: E402
+from tests.test_site import ARGS, CHROMIUM, kernel_idle, run_all  # noqa: E402
+
+LESSON = "lessons/en/00-start-here.ipynb"
+
+
+def first_board(page: object, base_url: str) -> float:
+    """Seconds from navigating to lesson 0 until its interactive board is drawn."""
+    start = time.perf_counter()
+    page.goto(f"{base_url}/lab/index.html?path={LESSON}")  # type: ignore[attr-defined]
+    kernel_idle(page)  # type: ignore[arg-type]
+    run_all(page)  # type: ignore[arg-type]
+    page.locator(".ck .ck-board .ck-sq").first.wait_for()  # type: ignore[attr-defined]
+    return time.perf_counter() - start
+
+
+def sizes(site: Path) -> list[tuple[str, float]]:
+    pyodide = site / "static" / "pyodide"
+    runtime = sum(p.stat().st_size for p in pyodide.iterdir() if p.suffix != ".whl")
+    wheels = sum(p.stat().st_size for p in pyodide.glob("*.whl"))
+    notebooks = build.site_size(site / "files")
+    total = build.site_size(site)
+    return [("Pyodide runtime", runtime / 1e6), ("wheels (preloaded)", wheels / 1e6),
+            ("notebooks", notebooks / 1e6),
+            ("JupyterLite app", (total - runtime - wheels - notebooks) / 1e6),
+            ("whole site", total / 1e6)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    options = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    site = build.cached_site()
+    print("| part | MB |\n|---|---:|")
+    for name, megabytes in sizes(site):
+        print(f"| {name} | {megabytes:.1f} |")
+    cold, warm = [], []
+    with build.serve(site) as base_url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        for _ in range(options.runs):
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            context.set_default_timeout(600_000)
+            context.route("**/*", lambda route: route.abort()
+                          if not route.request.url.startswith("http://127.0.0.1") else
+                          route.continue_())
+            page = context.new_page()
+            cold.append(first_board(page, base_url))
+            warm.append(first_board(page, base_url))
+            context.close()
+        browser.close()
+    print("\n| first interactive board | median s | p95 s | goal s | ratio to goal |"
+          "\n|---|---:|---:|---:|---:|")
+    for name, values in (("cold", cold), ("warm", warm)):
+        median = statistics.median(values)
+        print(f"| {name} ({len(values)} runs) | {median:.1f} | {max(values):.1f} | 15 |"
+              f" {median / 15:.2f} |")
+
+
+if __name__ == "__main__":
+    main()

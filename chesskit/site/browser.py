@@ -1,0 +1,71 @@
+"""Run inside the browser site: keep the learner's progress in the browser's own storage.
+
+SQLite cannot work on JupyterLite's ``/drive`` (the notebooks' folder: "disk I/O error"), but it
+works in Pyodide's in-memory file system.  :func:`keep_progress` mounts Emscripten's IDBFS on
+:func:`chesskit.learner.data_dir` (``CHESSKIT_DATA_DIR``, set by the site), loads what
+IndexedDB holds there, and writes it back after every cell and every two seconds (answers
+given on the board arrive between cells).  Anywhere but Pyodide it does nothing.
+
+>>> import asyncio; asyncio.run(keep_progress())  # a real Python: nothing to do
+False
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any
+
+SAVE_EVERY_MS = 2000
+_mounted: set[str] = set()
+
+
+def _sync(fs: Any, *, load: bool) -> asyncio.Future[object]:
+    """FS.syncfs as a future: ``load`` True reads IndexedDB into memory, False writes it."""
+    from pyodide.ffi import create_once_callable
+
+    done: asyncio.Future[object] = asyncio.get_event_loop().create_future()
+
+    def finished(error: object = None) -> None:
+        if not done.done():
+            done.set_result(error)
+
+    fs.syncfs(load, create_once_callable(finished))
+    return done
+
+
+async def keep_progress() -> bool:
+    """Make the progress folder persistent in this browser; True when it was mounted now."""
+    if sys.platform != "emscripten":
+        return False
+    import js
+    import pyodide_js
+    from pyodide.ffi import create_proxy
+
+    from chesskit.learner import data_dir
+
+    folder = str(data_dir())
+    if folder in _mounted:
+        return False
+    fs = pyodide_js.FS
+    fs.mkdirTree(folder)
+    fs.mount(fs.filesystems.IDBFS, js.Object.new(), folder)
+    _mounted.add(folder)
+    await _sync(fs, load=True)
+
+    def save(*_: object) -> None:
+        _sync(fs, load=False)
+
+    js.setInterval(create_proxy(save), SAVE_EVERY_MS)
+    shell = _shell()
+    if shell is not None:
+        shell.events.register("post_run_cell", save)
+    return True
+
+
+def _shell() -> Any:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    return get_ipython()

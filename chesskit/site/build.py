@@ -1,0 +1,492 @@
+"""Build the course as a static JupyterLite site: it runs in the browser with Pyodide, offline.
+
+``chesskit site --out DIR`` writes a folder any web server can serve: every lesson and exercise
+notebook in the three languages, the board (anywidget), feedback and hints, progress kept in the
+browser, and nothing fetched from any other host.  Building needs the package registries once
+(PyPI through pip, npm for the Pyodide runtime); what they give is kept in a cache folder.
+
+How it fits together:
+
+- the Pyodide runtime (the npm package ``pyodide``, core only) goes to ``static/pyodide``;
+- every wheel the kernel and the course import at run time sits beside it, listed in our own
+  ``pyodide-lock.json`` (sha256 of each file) and preloaded by ``loadPyodideOptions.packages``,
+  so no ``%pip`` cell and no index is needed in the browser;
+- ``loadPyodideOptions.env`` sets ``CHESSKIT_DATA_DIR``, and a hidden first cell of every
+  notebook runs :func:`chesskit.site.browser.keep_progress`, which keeps that folder in the
+  browser's IndexedDB, so progress survives a reload.
+
+>>> browser_requirements("Requires-Dist: pexpect; sys_platform != 'emscripten'\\n")
+[]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import hashlib
+import html
+import http.server
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import zipfile
+from collections.abc import Iterable, Iterator, Mapping
+from importlib import metadata
+from pathlib import Path
+
+from chesskit.errors import ChessKitError
+from chesskit.i18n import LANGUAGES
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_CACHE = ROOT / ".cache" / "site"
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+DATA_DIR = "/home/pyodide/chesskit"
+KEEP_PROGRESS = ("# keeps your progress in this browser\n"
+                 "from chesskit.site.browser import keep_progress\n\nawait keep_progress()")
+# What the course needs in the browser, beyond what its packages require.
+ROOTS = ("micropip", "piplite", "pyodide-kernel", "ipykernel", "widgetsnbextension", "chesskit",
+         "opencc-python-reimplemented")
+# Requirements that are never shipped to the browser, and why.
+NOT_IN_BROWSER = {
+    "cairosvg": "PNG and PDF boards need the cairo C library; the browser draws SVG",
+    "opencc": "a C extension; opencc-python-reimplemented converts to Traditional instead",
+    "nbformat": "only the notebook builder and the grader use it, on a real Python",
+    "jupyterlab-widgets": "the widget frontend is part of the site itself",
+}
+# Packages whose Python side must match the frontend built into the site.
+MATCH_BUILD_ENV = ("anywidget", "ipywidgets", "chess")
+LABEXTENSIONS = ("anywidget", "@jupyter-widgets/jupyterlab-manager",
+                 "@jupyterlite/pyodide-kernel-extension")
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+START = "lessons/{lang}/00-start-here.ipynb"
+LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
+
+
+class SiteError(ChessKitError):
+    """The browser site cannot be built; the message says what is missing."""
+
+
+def canonical(name: str) -> str:
+    """A package name as the lock file keys it: ``"Prompt_Toolkit"`` -> ``"prompt-toolkit"``.
+
+    >>> canonical("opencc_python.reimplemented")
+    'opencc-python-reimplemented'
+    """
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+def _emscripten_environment() -> dict[str, str]:
+    return {"sys_platform": "emscripten", "platform_system": "Emscripten",
+            "platform_machine": "wasm32", "os_name": "posix", "implementation_name": "cpython",
+            "platform_python_implementation": "CPython", "python_version": "3.14",
+            "python_full_version": "3.14.2", "extra": ""}
+
+
+def browser_requirements(metadata_text: str) -> list[str]:
+    """The names a wheel's METADATA requires in Pyodide (markers evaluated there, no extras).
+
+    >>> browser_requirements("Requires-Dist: comm>=0.1.3\\nRequires-Dist: ipython\\n")
+    ['comm', 'ipython']
+    """
+    from packaging.requirements import Requirement
+
+    names = []
+    for line in metadata_text.splitlines():
+        if not line.startswith("Requires-Dist:"):
+            continue
+        requirement = Requirement(line.partition(":")[2].strip())
+        if requirement.marker is None or requirement.marker.evaluate(_emscripten_environment()):
+            names.append(canonical(requirement.name))
+    return sorted(set(names))
+
+
+def _wheel_metadata(wheel: Path) -> str:
+    with zipfile.ZipFile(wheel) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        return archive.read(name).decode("utf-8")
+
+
+def _wheel_imports(wheel: Path) -> list[str]:
+    with zipfile.ZipFile(wheel) as archive:
+        tops = {name.split("/")[0] for name in archive.namelist()}
+    names = {top.removesuffix(".py") for top in tops}
+    return sorted(name for name in names if name.isidentifier())
+
+
+def _wheel_name(wheel: Path) -> tuple[str, str]:
+    name, version = wheel.name.split("-")[:2]
+    return canonical(name), version
+
+
+def _run(command: list[str], *, what: str, cwd: Path | None = None) -> None:
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    if result.returncode != 0:
+        tail = "\n".join((result.stderr or result.stdout).strip().splitlines()[-5:])
+        raise SiteError(f"{what} failed (is the package registry reachable?):\n{tail}")
+
+
+# ---------------------------------------------------------------- fetching once, into the cache
+
+def pyodide_version() -> str:
+    """The Pyodide version the installed Pyodide kernel expects (``"314.0.6"``)."""
+    try:
+        from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
+    except ImportError as error:
+        raise SiteError("jupyterlite-pyodide-kernel is not installed: pip install -e '.[site]'.") \
+            from error
+    return str(PYODIDE_VERSION)
+
+
+def fetch_pyodide(cache: Path, *, version: str) -> Path:
+    """The npm package ``pyodide`` (the runtime, no package wheels) in ``cache``; npm once."""
+    folder = cache / f"pyodide-{version}"
+    package = folder / "node_modules" / "pyodide"
+    if all((package / name).exists() for name in (*PYODIDE_FILES, "pyodide-lock.json")):
+        return package
+    npm = shutil.which("npm")
+    if npm is None:
+        raise SiteError("npm is needed once to fetch the Pyodide runtime: apt-get install npm.")
+    folder.mkdir(parents=True, exist_ok=True)
+    _run([npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund", "--no-save",
+          "--silent", f"pyodide@{version}"], what=f"npm install pyodide@{version}")
+    return package
+
+
+def _download(requirements: list[str], dest: Path) -> None:
+    """Pure-Python wheels from PyPI; a package with only a source release is built to one."""
+    pure = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
+            "--platform", "any", "--implementation", "py", "--abi", "none",
+            "--python-version", "3.14", "-d", str(dest)]
+    for requirement in requirements:
+        result = subprocess.run([*pure, requirement], capture_output=True, text=True)
+        if result.returncode != 0:
+            _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dest),
+                  requirement], what=f"pip wheel {requirement}")
+
+
+def _pins(lock: Mapping[str, Mapping[str, object]]) -> dict[str, str]:
+    """Versions to ship: the build environment's for frontend-bound packages, else Pyodide's."""
+    pins = {name: str(entry["version"]) for name, entry in lock.items()}
+    for name in MATCH_BUILD_ENV:
+        try:
+            pins[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return pins
+
+
+def collect_wheels(local: Iterable[Path], cache: Path, *, lock: Mapping[str, Mapping[str, object]],
+                   roots: Iterable[str] = ROOTS) -> dict[str, Path]:
+    """Every wheel the browser needs, by canonical name: ``local`` ones, the rest from PyPI.
+
+    Requirements are followed as Pyodide sees them (sys_platform emscripten); NOT_IN_BROWSER
+    is left out.
+    """
+    wheels = {_wheel_name(path)[0]: path for path in local}
+    store = cache / "wheels"
+    store.mkdir(parents=True, exist_ok=True)
+    pins = _pins(lock)
+    pending = sorted(set(map(canonical, roots)))
+    seen: set[str] = set()
+    while pending:
+        missing = []
+        for name in pending:
+            if name in wheels:
+                continue
+            version = pins.get(name)
+            found = sorted(path for path in store.glob("*.whl") if _wheel_name(path)[0] == name
+                           and (version is None or _wheel_name(path)[1] == version))
+            if found:
+                wheels[name] = found[-1]
+            else:
+                missing.append(f"{name}=={version}" if version else name)
+        if missing:
+            _download(missing, store)
+            continue  # look again: the downloads are in the store now
+        seen.update(pending)
+        pending = sorted({dep for name in pending
+                          for dep in browser_requirements(_wheel_metadata(wheels[name]))
+                          if dep not in seen and dep not in NOT_IN_BROWSER})
+    return {name: wheels[name] for name in sorted(seen)}
+
+
+def build_chesskit_wheel(dest: Path, *, root: Path = ROOT) -> Path:
+    """The chesskit wheel built from the checkout at ``root``."""
+    dest.mkdir(parents=True, exist_ok=True)
+    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dest), str(root)],
+         what="building the chesskit wheel")
+    return next(dest.glob("chesskit-*.whl"))
+
+
+def lock_entries(wheels: Mapping[str, Path]) -> dict[str, dict[str, object]]:
+    """The ``packages`` of a pyodide-lock.json that lists exactly ``wheels``."""
+    entries: dict[str, dict[str, object]] = {}
+    for name, wheel in sorted(wheels.items()):
+        depends = [dep for dep in browser_requirements(_wheel_metadata(wheel)) if dep in wheels]
+        entries[name] = {
+            "name": name, "version": _wheel_name(wheel)[1], "file_name": wheel.name,
+            "install_dir": "site", "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+            "package_type": "package", "imports": _wheel_imports(wheel), "depends": depends,
+            "unvendored_tests": False,
+        }
+    return entries
+
+
+# ---------------------------------------------------------------- the site
+
+def _joined(value: object) -> object:
+    return "".join(value) if isinstance(value, list) and all(
+        isinstance(part, str) for part in value) else value
+
+
+def site_notebook(text: str, *, keep_outputs: bool) -> str:
+    """A course notebook as the site serves it: trusted, texts joined, maybe without outputs.
+
+    A hidden first cell keeps the learner's progress in the browser (KEEP_PROGRESS).
+    Code cells are marked trusted (the course's own notebooks, as ``dev.py course`` trusts
+    them), so their stored SVG boards show; multi-line texts become single strings, as the
+    JupyterLab frontend expects.  Exercise notebooks lose their stored outputs: their boards
+    are about 20 MB of SVG, and in the browser the learner runs them anyway (an answer needs
+    the kernel).
+
+    >>> text = site_notebook('{"cells": [{"cell_type": "code", "source": ["a", "b"],'
+    ...                      ' "metadata": {}, "outputs": [1], "execution_count": 3}]}',
+    ...                      keep_outputs=False)
+    >>> json.loads(text)["cells"][1]["source"], json.loads(text)["cells"][1]["outputs"]
+    ('ab', [])
+    """
+    notebook = json.loads(text)
+    notebook["cells"].insert(0, {
+        "cell_type": "code", "id": "site-progress", "execution_count": None, "outputs": [],
+        "source": KEEP_PROGRESS,
+        "metadata": {"tags": ["setup"], "jupyter": {"source_hidden": True}}})
+    for cell in notebook["cells"]:
+        cell["source"] = _joined(cell["source"])
+        if cell["cell_type"] != "code":
+            continue
+        cell["metadata"]["trusted"] = True
+        if not keep_outputs:
+            cell["outputs"], cell["execution_count"] = [], None
+        for output in cell["outputs"]:
+            if "text" in output:
+                output["text"] = _joined(output["text"])
+            for mime, value in output.get("data", {}).items():
+                output["data"][mime] = _joined(value)
+    return json.dumps(notebook, ensure_ascii=False)
+
+
+def _course_files(root: Path, files: Path) -> int:
+    count = 0
+    for folder in ("lessons", "exercises"):
+        for lang in LANGUAGES:
+            notebooks = sorted((root / folder / lang).glob("*.ipynb"))
+            if not notebooks:
+                raise SiteError(f"{folder}/{lang} has no notebooks: run 'chesskit build' first.")
+            (files / folder / lang).mkdir(parents=True, exist_ok=True)
+            for notebook in notebooks:
+                text = site_notebook(notebook.read_text(encoding="utf-8"),
+                                     keep_outputs=folder == "lessons")
+                (files / folder / lang / notebook.name).write_text(text, encoding="utf-8")
+                count += 1
+    return count
+
+
+def lite_config(packages: Iterable[str]) -> dict[str, object]:
+    """The ``jupyter-lite.json`` of the site: preload every package, keep progress in /drive."""
+    kernel = {
+        "disablePyPIFallback": True,
+        "loadPyodideOptions": {"packages": sorted(packages),
+                               "env": {"HOME": "/home/pyodide", "CHESSKIT_DATA_DIR": DATA_DIR}},
+    }
+    return {"jupyter-lite-schema-version": 0,
+            "jupyter-config-data": {"appName": "chesskit",
+                                    "litePluginSettings": {KERNEL_PLUGIN: kernel}}}
+
+
+def build_config(lite: Path, out: Path) -> dict[str, object]:
+    """``jupyter_lite_config.json``: only the course's extensions, no source maps, lab only."""
+    return {
+        "LiteBuildConfig": {"output_dir": str(out), "contents": [str(lite / "files")],
+                            "apps": ["lab"], "no_sourcemaps": True,
+                            "no_unused_shared_packages": True, "ignore_sys_prefix": True},
+        "FederatedExtensionAddon": {"extra_labextensions_path": [str(lite / "labextensions")]},
+    }
+
+
+def start_page(config_script: str = "") -> str:
+    """The site's front page: one link per language, and how to hand work in.
+
+    ``config_script`` is JupyterLite's ``jupyter-config-data`` element of the page it replaces:
+    the apps below read it from ``../index.html``.
+    """
+    from chesskit.i18n import t
+
+    links = "\n".join(
+        f'<li><a href="lab/index.html?path={START.format(lang=lang)}" lang="{lang}">'
+        f"{LANGUAGE_NAMES[lang]}</a></li>" for lang in LANGUAGES)
+    notes = "\n".join(f'<section lang="{lang}"><h2>'
+                      f'{html.escape(t("site.hand_in_title", lang=lang))}</h2>'
+                      f"<p>{html.escape(t('site.hand_in', lang=lang))}</p></section>"
+                      for lang in LANGUAGES)
+    return ("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>chesskit</title>"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            "<style>body{font:18px/1.5 sans-serif;max-width:40em;margin:2em auto;padding:0 1em}"
+            "li{margin:.4em 0;font-size:1.3em}</style>\n"
+            f"{config_script}\n</head><body>\n<h1>chesskit</h1>\n"
+            f"<ul>\n{links}\n</ul>\n{notes}\n</body></html>\n")
+
+
+def _labextension(name: str) -> Path:
+    for folder in (Path(sys.prefix) / "share" / "jupyter" / "labextensions",
+                   *(Path(p) / "labextensions" for p in _jupyter_data_paths())):
+        if (folder / name / "package.json").exists():
+            return folder / name
+    raise SiteError(f"the JupyterLab extension {name} is not installed: "
+                    "pip install -e '.[site]'.")
+
+
+def _jupyter_data_paths() -> list[str]:
+    from jupyter_core.paths import jupyter_path
+
+    return list(jupyter_path())
+
+
+def build_site(out: Path, *, cache: Path = DEFAULT_CACHE, root: Path = ROOT) -> Path:
+    """Write the browser course into ``out`` (replaced); returns ``out``."""
+    version = pyodide_version()
+    pyodide = fetch_pyodide(cache, version=version)
+    lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
+    kernel_wheels = _labextension("@jupyterlite/pyodide-kernel-extension") / "static" / "pypi"
+    with tempfile.TemporaryDirectory(prefix="chesskit-site-") as temp:
+        lite = Path(temp)
+        local = [build_chesskit_wheel(lite / "dist", root=root)]
+        local += [w for w in sorted(kernel_wheels.glob("*.whl"))
+                  if not w.name.startswith("widgetsnbextension-3.")]
+        wheels = collect_wheels(local, cache, lock=lock["packages"])
+        target = lite / "static" / "pyodide"
+        target.mkdir(parents=True)
+        for name in PYODIDE_FILES:
+            shutil.copyfile(pyodide / name, target / name)
+        for wheel in wheels.values():
+            shutil.copyfile(wheel, target / wheel.name)
+        (target / "pyodide-lock.json").write_text(json.dumps(
+            {"info": lock["info"], "packages": lock_entries(wheels)}, indent=1), encoding="utf-8")
+        for name in LABEXTENSIONS:
+            shutil.copytree(_labextension(name), lite / "labextensions" / name)
+        (lite / "jupyter-lite.json").write_text(json.dumps(lite_config(wheels), indent=1),
+                                                encoding="utf-8")
+        overrides = root / "chesskit" / "jupyter" / "overrides.json"
+        if overrides.exists():
+            shutil.copyfile(overrides, lite / "overrides.json")
+        _course_files(root, lite / "files")
+        if out.exists():
+            shutil.rmtree(out)
+        (lite / "jupyter_lite_config.json").write_text(json.dumps(
+            build_config(lite, out.resolve()), indent=1), encoding="utf-8")
+        _run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite)],
+             what="jupyter lite build", cwd=lite)
+    root_page = out / "index.html"
+    config = re.search(r'<script id="jupyter-config-data".*?</script>',
+                       root_page.read_text(encoding="utf-8"), re.S)
+    root_page.write_text(start_page(config.group(0) if config else ""), encoding="utf-8")
+    return out
+
+
+def inputs_hash(root: Path = ROOT) -> str:
+    """A short hash of everything a site is built from: the package, the notebooks, the tools.
+
+    >>> len(inputs_hash())
+    16
+    """
+    digest = hashlib.sha256()
+    files = [root / "pyproject.toml", *sorted((root / "chesskit").rglob("*")),
+             *sorted((root / "lessons").glob("*/*.ipynb")),
+             *sorted((root / "exercises").glob("*/*.ipynb"))]
+    for path in files:
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    for tool in ("jupyterlite-core", "jupyterlite-pyodide-kernel", "anywidget", "ipywidgets"):
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            digest.update(f"{tool}={metadata.version(tool)}".encode())
+    return digest.hexdigest()[:16]
+
+
+def cached_site(*, cache: Path = DEFAULT_CACHE, root: Path = ROOT) -> Path:
+    """The site for the current inputs, built into ``cache/build-<hash>`` only when missing."""
+    out = cache / f"build-{inputs_hash(root)}"
+    stamp = out / ".chesskit-site"
+    if not stamp.exists():
+        for old in cache.glob("build-*"):
+            shutil.rmtree(old, ignore_errors=True)
+        build_site(out, cache=cache, root=root)
+        stamp.write_text(inputs_hash(root), encoding="utf-8")
+    return out
+
+
+def registries_reachable() -> bool:
+    """True when pip and npm can reach their package registries (checked with their clients)."""
+    npm = shutil.which("npm")
+    if npm is None:
+        return False
+    checks = [[npm, "view", f"pyodide@{pyodide_version()}", "version"],
+              [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d",
+               tempfile.gettempdir(), "--only-binary=:all:", "six"]]
+    return all(subprocess.run(command, capture_output=True, timeout=120).returncode == 0
+               for command in checks)
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".mjs": "text/javascript", ".wasm": "application/wasm",
+                      ".whl": "application/zip", ".json": "application/json"}
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base's name)
+        return
+
+
+@contextlib.contextmanager
+def serve(folder: Path, *, port: int = 0) -> Iterator[str]:
+    """Serve ``folder`` on http://127.0.0.1 (``port`` 0: a free one); yields the base URL."""
+    handler = functools.partial(_Handler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def site_size(folder: Path) -> int:
+    """Bytes in every file under ``folder``."""
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+
+
+def main(argv: list[str]) -> int:
+    """``chesskit site [--out DIR] [--cache DIR]``: build the browser course."""
+    parser = argparse.ArgumentParser(prog="chesskit site", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("site"),
+                        help="folder to write the site into (replaced; default ./site)")
+    parser.add_argument("--serve", type=int, metavar="PORT", default=None,
+                        help="then serve it on http://127.0.0.1:PORT until Ctrl+C")
+    parser.add_argument("--cache", type=Path, default=Path(os.environ.get(
+        "CHESSKIT_SITE_CACHE", DEFAULT_CACHE)),
+        help="where the Pyodide runtime and the wheels are kept between builds")
+    options = parser.parse_args(argv)
+    out = build_site(options.out, cache=options.cache)
+    print(f"Site written to {out} ({site_size(out) / 1e6:.1f} MB). Serve it with: "
+          f"python3 -m http.server --directory {out}", file=sys.stderr)
+    if options.serve is not None:
+        with serve(out, port=options.serve) as url:
+            print(f"Serving the course at {url}/ (stop with Ctrl+C)", file=sys.stderr)
+            with contextlib.suppress(KeyboardInterrupt):
+                threading.Event().wait()
+    return 0
