@@ -50,12 +50,11 @@ DATA_DIR = "/home/pyodide/chesskit"
 KEEP_PROGRESS = ("# keeps your progress in this browser\n"
                  "from chesskit.site.browser import keep_progress\n\nawait keep_progress()")
 # What the course needs in the browser, beyond what its packages require.
-ROOTS = ("micropip", "piplite", "pyodide-kernel", "ipykernel", "widgetsnbextension", "chesskit",
-         "opencc-python-reimplemented")
+ROOTS = ("micropip", "piplite", "pyodide-kernel", "ipykernel", "widgetsnbextension", "chesskit")
 # Requirements that are never shipped to the browser, and why.
 NOT_IN_BROWSER = {
     "cairosvg": "PNG and PDF boards need the cairo C library; the browser draws SVG",
-    "opencc": "a C extension; opencc-python-reimplemented converts to Traditional instead",
+    "opencc": "a C extension; chesskit falls back to opencc-purepy (same output, tested)",
     "nbformat": "only the notebook builder and the grader use it, on a real Python",
     "jupyterlab-widgets": "the widget frontend is part of the site itself",
 }
