@@ -14,7 +14,8 @@ about a kind of move, such as check, escape_check, promote, capture):
 
 - it lets the opponent force mate while ``ref`` does not, or
 - it scores more than ``MARGIN`` (1.5 pawns) below ``ref`` and under ``WIN`` (+3): a win thrown
-  away, a piece lost, a draw or a loss where ``ref`` keeps the balance.
+  away, a piece lost, a draw or a loss where ``ref`` keeps the balance (never when ``ref`` is
+  itself a forced mate against the mover).
 
 A move still clearly winning (at least ``WIN``) is never bad, however much better ``ref`` is.
 
@@ -22,15 +23,16 @@ A move still clearly winning (at least ``WIN``) is never bad, however much bette
 "the best" or "a winning" move): a refused move that mates as fast as the fastest accepted mate,
 or, when no accepted move mates, scores within ``EQUAL`` (0.5 pawn) of the best accepted move
 while that move wins (at least ``WIN``); for ``win_material`` only a move that does win the
-material (searched two plies deeper than the item) meets the goal. Where nothing wins (an opening choice), the answers
-are the lesson's choice among equal moves and only the bad-move rule applies.
+material (searched two plies deeper than the item) meets the goal. Where nothing wins (an
+opening choice), the answers are the lesson's choice among equal moves and only the bad-move
+rule applies.
 
 Results are kept in ``chesskit/bank/engine-cache.json``, keyed by the position's FEN, the
 engine's name and version and the depth: CI evaluates only new or changed positions. Without
 Stockfish the cache still verifies what it covers; the items it does not cover are named in a
 warning (not a problem: the learner's check never needs Stockfish, and CI has it).
 
->>> describe(MATE - 3), describe(-(MATE - 2)), describe(-120)
+>>> describe(engine.mate_score(3)), describe(-engine.mate_score(2)), describe(-120)
 ('mate in 2', 'mated in 1', '-1.20')
 """
 
