@@ -14,7 +14,8 @@ about a kind of move, such as check, escape_check, promote, capture):
 
 - it lets the opponent force mate while ``ref`` does not, or
 - it scores more than ``MARGIN`` (1.5 pawns) below ``ref`` and under ``WIN`` (+3): a win thrown
-  away, a piece lost, a draw or a loss where ``ref`` keeps the balance.
+  away, a piece lost, a draw or a loss where ``ref`` keeps the balance (never when ``ref`` is
+  itself a forced mate against the mover).
 
 A move still clearly winning (at least ``WIN``) is never bad, however much better ``ref`` is.
 
@@ -31,8 +32,7 @@ engine's name and version and the depth: CI evaluates only new or changed positi
 Stockfish the cache still verifies what it covers; the items it does not cover are named in a
 warning (not a problem: the learner's check never needs Stockfish, and CI has it).
 
->>> from chesskit.engine import MATE
->>> describe(MATE - 3), describe(-(MATE - 2)), describe(-120)
+>>> describe(engine.mate_score(3)), describe(-engine.mate_score(2)), describe(-120)
 ('mate in 2', 'mated in 1', '-1.20')
 """
 
