@@ -327,9 +327,11 @@ def _mate_next(board: chess.Board) -> bool:
 
 
 def _king_distance(board: chess.Board, color: chess.Color) -> int:
-    """How many king steps apart the two kings stand."""
+    """How far apart the two kings stand: king steps first, then files plus ranks."""
     ours, theirs = board.king(color), board.king(not color)
-    return 8 if ours is None or theirs is None else chess.square_distance(ours, theirs)
+    if ours is None or theirs is None:
+        return 99
+    return 8 * chess.square_distance(ours, theirs) + chess.square_manhattan_distance(ours, theirs)
 
 
 def _threatened(board: chess.Board, color: chess.Color) -> int:
@@ -362,7 +364,7 @@ def _attack_key(board: chess.Board, move: chess.Move,
             worst_distance = max(worst_distance, _king_distance(board, color))
             threatened = max(threatened, _threatened(board, color))
             board.pop()
-        return (worst_mate, repeated, worst_box, threatened, near, worst_distance, move.uci())
+        return (worst_mate, repeated, threatened, worst_box, near, worst_distance, move.uci())
     finally:
         board.pop()
 
