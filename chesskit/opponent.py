@@ -193,9 +193,9 @@ def winning_line(game: Game, *, most_nodes: int = 300_000) -> list[chess.Move] |
     """The learner's moves of a game won against :func:`reply` from ``game.start`` (a
     depth-first search over the learner's moves; the opponent's replies are fixed), or None.
 
-    >>> g = Game("pawn_war", chess.WHITE, chess.Board("8/8/8/8/8/8/P7/8 w - - 0 1"), 6)
+    >>> g = Game("pawn_war", chess.WHITE, chess.Board("8/p7/8/8/8/8/7P/8 w - - 0 1"), 6)
     >>> [m.uci() for m in winning_line(g)]
-    ['a2a4', 'a4a5', 'a5a6', 'a6a7', 'a7a8q']
+    ['h2h4', 'h4h5', 'h5h6', 'h6h7', 'h7h8q']
     """
     board = game.start.copy(stack=False)
     failed: set[tuple[object, int]] = set()
@@ -289,7 +289,7 @@ def box(board: chess.Board, color: chess.Color, *, lines: int = 3) -> int:
     squares the pieces of ``color`` (queen, rooks) do not attack, its own square counted.
 
     >>> box(chess.Board("8/8/8/8/8/8/R7/4K2k w - - 0 1"), chess.WHITE)
-    8
+    3
     """
     king = board.king(not color)
     if king is None:

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 
 Lang = str | None
 KindName = Literal["square", "squares", "move", "line", "choice", "count", "notation", "setup",
-                   "playout"]
+                   "playout", "route", "capture_all", "protect", "check_in", "prepare",
+                   "minigame"]
 """The kinds of the course (a test may register one more)."""
 Goal = Literal["", "mate", "check", "capture", "escape_check", "stalemate", "castle",
                "en_passant", "promote", "win_material", "fork", "pin", "skewer",
