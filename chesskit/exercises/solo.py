@@ -131,11 +131,17 @@ def shortest_routes(board: chess.Board, goal: Goal, *, limit: int,
                 kept = following.setdefault(key, (after, []))[1]
                 kept.extend(extended[: most - len(kept)])
         if found:
-            return sorted(found, key=lambda r: [m.uci() for m in r])[:most]
+            return sorted(found, key=_route_order)[:most]
         if not following or len(seen) > MAX_STATES:
             return []
         layer = following
     return []
+
+
+def _route_order(route: list[chess.Move]) -> tuple[int, list[str]]:
+    """Routes that promote to a queen before the others, then in UCI order."""
+    under = sum(1 for m in route if m.promotion not in (None, chess.QUEEN))
+    return (under, [m.uci() for m in route])
 
 
 def par(board: chess.Board, goal: Goal, *, limit: int = 30) -> int | None:
