@@ -36,6 +36,9 @@ from chesskit.errors import ChessKitError
 Rule = Literal["pawn_war", "king_race", "most_captures", "piece_v_pawns"]
 RULES: tuple[Rule, ...] = get_args(Rule)
 WIN = 1000
+DRAW: Literal["draw"] = "draw"
+"""What :func:`winner` says when the game is over and nobody won."""
+Outcome = bool | Literal["draw"]
 _REPLY_DEPTH = 2
 """Plies the mini-game opponent looks ahead (its move and the learner's answer)."""
 
@@ -71,9 +74,9 @@ def _king_home(board: chess.Board, color: chess.Color) -> bool:
     return king is not None and chess.square_rank(king) == (7 if color else 0)
 
 
-def winner(game: Game, board: chess.Board, *, moves: int) -> chess.Color | None | bool:
-    """Who has won on ``board`` after the learner's ``moves`` moves: a colour, ``False`` for
-    nobody (the game is over without a winner), ``None`` while it goes on.
+def winner(game: Game, board: chess.Board, *, moves: int) -> Outcome | None:
+    """Who has won on ``board`` after the learner's ``moves`` moves: a colour, :data:`DRAW`
+    when the game is over without a winner, ``None`` while it goes on.
 
     >>> g = Game("pawn_war", chess.WHITE, chess.Board("8/8/8/8/8/8/P7/8 w - - 0 1"), 5)
     >>> winner(g, g.start, moves=0) is None
@@ -92,8 +95,8 @@ def winner(game: Game, board: chess.Board, *, moves: int) -> chess.Color | None 
         if game.rule == "most_captures":
             mine, theirs = (game.captured(board, c) for c in (game.learner, not game.learner))
             return game.learner if mine > theirs else (not game.learner if theirs > mine
-                                                       else False)
-        return False
+                                                       else DRAW)
+        return DRAW
     return None
 
 
@@ -155,7 +158,7 @@ def _value(game: Game, board: chess.Board, color: chess.Color, depth: int, moves
     """Minimax value of ``board`` for ``color`` (``moves``: the learner's moves so far)."""
     result = winner(game, board, moves=moves)
     if result is not None:
-        return 0 if result is False else (WIN + depth if result == color else -WIN - depth)
+        return 0 if result == DRAW else (WIN + depth if result == color else -WIN - depth)
     if depth == 0:
         return _score(game, board, color)
     values = []
@@ -174,13 +177,18 @@ def reply(board: chess.Board, *, rule: Rule, max_moves: int = 99) -> chess.Move 
     game = Game(rule, learner, board.root(), max_moves)
     moves = learner_moves(board, learner)
     best: tuple[int, chess.Move] | None = None
-    for move in sorted(board.legal_moves, key=chess.Move.uci):
+    for move in sorted(board.legal_moves, key=_queen_first):
         board.push(move)
         value = _value(game, board, not learner, _REPLY_DEPTH - 1, moves)
         board.pop()
         if best is None or value > best[0]:
             best = (value, move)
     return best[1] if best else None
+
+
+def _queen_first(move: chess.Move) -> tuple[bool, str]:
+    """UCI order, but a promotion to a queen before the other promotions."""
+    return (move.promotion not in (None, chess.QUEEN), move.uci())
 
 
 def learner_moves(board: chess.Board, learner: chess.Color) -> int:
@@ -246,12 +254,10 @@ def _learner_order(game: Game, board: chess.Board) -> list[chess.Move]:
 def play_game(game: Game, learner_moves_: Iterable[chess.Move]) -> chess.Board:
     """The board after the learner's moves and the opponent's replies (stops when decided)."""
     board = game.start.copy(stack=False)
-    moves = 0
-    for move in learner_moves_:
-        if winner(game, board, moves=moves) is not None:
+    for moves, move in enumerate(learner_moves_, start=1):
+        if winner(game, board, moves=moves - 1) is not None:
             break
         board.push(move)
-        moves += 1
         if winner(game, board, moves=moves) is not None:
             break
         answer = reply(board, rule=game.rule, max_moves=game.max_moves)

@@ -79,10 +79,10 @@ class CheckInKind(Kind):
                               (move.from_square, move.to_square))
             board.push(move)
             played.append(move)
-        key = played[0]
+        first = played[0]
         return ex._right(san_line(ex._board, played), lang,
-                         t("exercises.check_in_right", lang=lang, san=ex._board.san(key), n=n),
-                         (key.from_square, key.to_square))
+                         t("exercises.check_in_right", lang=lang, san=ex._board.san(first), n=n),
+                         (first.from_square, first.to_square))
 
     def solutions(self, ex: Exercise) -> list[str]:
         board = ex._board

@@ -34,7 +34,7 @@ def game_of(ex: Exercise) -> opponent.Game:
     return opponent.Game(ex.data["rule"], board.turn, board, int(ex.data["max_moves"]))
 
 
-def _reason(game: opponent.Game, board: chess.Board, won: chess.Color, lang: Lang) -> str:
+def _reason(game: opponent.Game, board: chess.Board, won: bool, lang: Lang) -> str:
     """Why ``won`` has won on ``board`` (a promotion, a king home, no pawns, no moves, points)."""
     side = color_name(won, lang=lang)
     last = board.move_stack[-1] if board.move_stack else None
@@ -116,10 +116,10 @@ class MinigameKind(Kind):
             return ex._fb("incomplete", t("exercises.minigame_more", lang=lang, reply=reply,
                                           side=color_name(not board.turn, lang=lang)),
                           line)
-        if result is False:
+        if result == opponent.DRAW:
             return ex._fb("wrong", t("exercises.minigame_draw", lang=lang, n=game.max_moves),
                           line)
-        reason = _reason(game, board, result, lang)
+        reason = _reason(game, board, bool(result), lang)
         if result == game.learner:
             return ex._right(line, lang, t("exercises.minigame_won", lang=lang, reason=reason))
         return ex._fb("wrong", t("exercises.minigame_lost", lang=lang, reason=reason), line)
