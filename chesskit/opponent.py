@@ -322,6 +322,15 @@ def ladder_box(board: chess.Board, color: chess.Color) -> int:
     return box(board, color)
 
 
+def _edge(board: chess.Board, color: chess.Color) -> int:
+    """How many steps the lone king stands from the nearest edge of the board."""
+    king = board.king(not color)
+    if king is None:
+        return 0
+    file, rank = chess.square_file(king), chess.square_rank(king)
+    return min(file, 7 - file, rank, 7 - rank)
+
+
 def _hangs(board: chess.Board) -> bool:
     """True when the lone king (to move) can take a piece."""
     return any(board.is_capture(m) for m in board.legal_moves)
@@ -352,9 +361,9 @@ def _threatened(board: chess.Board, color: chess.Color) -> int:
 def _attack_key(board: chess.Board, move: chess.Move,
                 seen: set[object]) -> tuple[int, int, int, int, int, int, str] | None:
     """How good ``move`` is for the attacker (smaller is better), None when it stalemates or
-    lets the king take a piece.  Looks at every reply: mate next move first, then no repeated
-    position, then the smallest box, then no piece left where the king attacks it, then the
-    kings close together."""
+    lets the king take a piece.  Looks at every reply: no position of the game again first,
+    then mate next move, then no piece left where the king attacks it, then the smallest box
+    (pushed to the edge), then the kings close together."""
     color = board.turn
     board.push(move)
     try:
@@ -366,19 +375,20 @@ def _attack_key(board: chess.Board, move: chess.Move,
         for answer in board.legal_moves:
             board.push(answer)
             worst_mate = max(worst_mate, 0 if _mate_next(board) else 1)
-            worst_box = max(worst_box, ladder_box(board, color))
+            worst_box = max(worst_box, ladder_box(board, color) + 4 * _edge(board, color))
+            repeated = max(repeated, 1 if board._transposition_key() in seen else 0)
             worst_distance = max(worst_distance, _king_distance(board, color))
             threatened = max(threatened, _threatened(board, color))
             board.pop()
-        return (worst_mate, repeated, threatened, worst_box, near, worst_distance, move.uci())
+        return (repeated, worst_mate, threatened, worst_box, near, worst_distance, move.uci())
     finally:
         board.pop()
 
 
 def attacker_move(board: chess.Board) -> chess.Move | None:
     """The attacker's move: mate when it can, else the move that keeps the pieces safe, never
-    stalemates, avoids repeating, makes the box smallest and brings the king closest (against
-    every reply), ties in UCI order.
+    stalemates, avoids repeating, makes the box smallest and nearest the edge and brings the
+    king closest (against every reply), ties in UCI order.
 
     >>> attacker_move(chess.Board("8/8/8/3k4/8/8/8/RR4K1 w - - 0 1")) is not None
     True
