@@ -99,7 +99,16 @@ def line_text(board: chess.Board) -> str:
     Move.from_uci('e2e4')
     '1. e4'
     """
-    return board.root().variation_san(board.move_stack)
+    root = board.root()
+    number, turn, parts = root.fullmove_number, root.turn, []
+    for index, san in enumerate(_sans(board)):  # a pass of a drill reads "--"
+        if turn == chess.WHITE:
+            parts.append(f"{number}. {san}")
+        else:
+            parts.append(f"{number}...{san}" if index == 0 else san)
+            number += 1
+        turn = not turn
+    return " ".join(parts)
 
 
 def result_sentence(board: chess.Board, *, lang: str | None = None) -> tuple[str, str, str]:
@@ -223,7 +232,7 @@ class Board(anywidget.AnyWidget):
 
     def _show(self, index: int) -> None:
         board = self._frames[index]
-        self._ending = result_sentence(board, lang=self.lang)  # how the shown game ended
+        self._ending = self._game_end(board)
         with self.hold_sync():
             self.index = index
             self.count = len(self._frames)
@@ -240,6 +249,10 @@ class Board(anywidget.AnyWidget):
             self.history = _sans(board)
             self.movetext = line_text(board)
             self.promotion = ""
+
+    def _game_end(self, board: chess.Board) -> tuple[str, str, str]:
+        """How the shown game ended (see :func:`result_sentence`)."""
+        return result_sentence(board, lang=self.lang)
 
     def _legal_now(self, board: chess.Board) -> dict[str, list[str]]:
         if self.mode != "play" or self._ending[1]:
@@ -658,7 +671,8 @@ class ExerciseBoard(Board):
             self.solved = self.solved or feedback.correct
         if announce:
             self.say(feedback.message, squares=feedback.squares,
-                     kind="ok" if feedback.correct else "error")
+                     kind="ok" if feedback.correct else
+                     "info" if feedback.code == "incomplete" else "error")
 
     def type_text(self, text: str) -> Verdict | None:
         """Typed answers: a move on boards that play moves, the answer itself on the others."""
@@ -687,6 +701,12 @@ class ExerciseBoard(Board):
         elif self._input == "moves":
             self.grade(line_text(self._frames[self.index]))
 
+    def _game_end(self, board: chess.Board) -> tuple[str, str, str]:
+        """A drill or a mini-game with a rule of its own ends when its kind says so."""
+        if not self.exercise.spec.chess_endings:
+            return "*", "", ""
+        return super()._game_end(board)
+
     def _legal_now(self, board: chess.Board) -> dict[str, list[str]]:
         if self._input in _DEFENDED and board.turn != self._start.turn:
             return {}
@@ -694,6 +714,9 @@ class ExerciseBoard(Board):
 
     def after_move(self, board: chess.Board) -> None:
         """Check the solver's move; a wrong one is recorded, explained and taken back."""
+        if self._input == "moves":
+            self._drill_step(board)
+            return
         if self._input not in ("move", *_DEFENDED) or board.turn == self._start.turn:
             return
         played = board.move_stack[len(self._start.move_stack):]
@@ -703,7 +726,8 @@ class ExerciseBoard(Board):
         feedback = self.exercise.check(answer, lang=self.lang)
         if feedback.correct or feedback.code == "incomplete":
             self._record(answer, feedback, announce=feedback.correct)
-            if self._input in _DEFENDED and not board.is_game_over():
+            over = bool(self._game_end(board)[1]) or (feedback.correct and self._input == "game")
+            if self._input in _DEFENDED and not over:
                 self.waiting = True
             else:
                 self.mode = "view"
@@ -716,11 +740,31 @@ class ExerciseBoard(Board):
         else:
             self.say(feedback.message, squares=feedback.squares, kind="error")
 
+    def _drill_step(self, board: chess.Board) -> None:
+        """A drill where one side moves alone (stars, capture everything, get ready to castle):
+        the kind answers each move with a pass, and the moves so far are checked; the notation
+        items that also take moves (both sides play, then Submit) get no reply."""
+        if board.turn == self._start.turn:
+            return
+        reply = self.exercise.defender_reply(board)
+        if reply is None:
+            return
+        passed = board.copy()
+        passed.push(reply)
+        self._frames = self._frames[: self.index + 1] + [passed]
+        self._show(self.index + 1)
+        answer = " ".join(_sans(passed)[len(self._start.move_stack):])
+        feedback = self.exercise.check(answer, lang=self.lang)
+        self._record(answer, feedback)
+        if feedback.code != "incomplete":
+            self.mode = "view"
+            self._show(self.index)
+
     def reply(self) -> None:
         """The defender's answer in ``line`` and ``playout`` exercises."""
         super().reply()
         board = self._frames[self.index]
-        if board.is_game_over() or board.turn == self._start.turn:
+        if self._game_end(board)[1] or board.turn == self._start.turn:
             return
         move = self.exercise.defender_reply(board)
         if move is not None:

@@ -96,7 +96,8 @@ difficulty = 500
 
 def test_every_kind_keeps_the_protocol() -> None:
     assert list(KINDS) == ["square", "squares", "move", "line", "choice", "count", "notation",
-                           "setup", "playout"]
+                           "setup", "playout", "route", "capture_all", "protect", "check_in",
+                           "prepare", "minigame"]
     for name, kind in KINDS.items():
         assert isinstance(kind, Kind) and kind.name == name
 

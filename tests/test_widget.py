@@ -468,3 +468,39 @@ def test_odd_placements_never_raise() -> None:
     board.handle({"type": "place", "square": "z9", "piece": "Q"})
     board.handle({"type": "submit"})
     assert not board.correct and board.feedback and board.attempts == 1
+
+
+def _play_on(board: ExerciseBoard, sans: list[str]) -> None:
+    """Play the learner's moves on an exercise board; the board answers for the other side."""
+    for san in sans:
+        position = board.board
+        if position.turn != board._start.turn:
+            board.reply()
+            position = board.board
+        move = position.parse_san(san)
+        board.handle({"type": "move", "from": chess.square_name(move.from_square),
+                      "to": chess.square_name(move.to_square),
+                      "promotion": "q" if move.promotion else ""})
+
+
+def test_a_star_drill_is_done_on_the_board_with_words_for_each_step(store) -> None:  # type: ignore[no-untyped-def]
+    from chesskit.catalog import exercise
+
+    ex = exercise("02.40")
+    board = ExerciseBoard(exercise=ex, lang="en")
+    first, *rest = [san for san in ex.solutions()[0].split() if san != "--"]
+    _play_on(board, [first])
+    assert board.message and not board.correct and board.mode == "play"  # the stars left
+    _play_on(board, rest)
+    assert board.correct and "fewest" in board.message
+    assert [a.correct for a in store.attempts()] == [True]
+
+
+def test_a_pawn_war_is_won_on_the_board(store) -> None:  # type: ignore[no-untyped-def]
+    from chesskit.catalog import exercise
+
+    ex = exercise("04.41")
+    mine = [tok for tok in ex.solutions()[0].split() if not tok[0].isdigit()][::2]
+    board = ExerciseBoard(exercise=ex, lang="en")
+    _play_on(board, mine)
+    assert board.correct and board.mode == "view" and "win" in board.message

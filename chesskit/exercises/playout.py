@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from chesskit import search
+from chesskit import opponent, search
 from chesskit.exercises.answers import move_tokens, san_line
 from chesskit.exercises.common import fail_code, prompt_fields
 from chesskit.exercises.feedback import Feedback
@@ -120,7 +120,13 @@ class PlayoutKind(Kind):
         return _result(ex, start, board, moves, lang)
 
     def solutions(self, ex: Exercise) -> list[str]:
-        return []  # many games mate; the check replays the one written
+        """One game that mates: the built-in attacker against the built-in defender ("Show
+        me" plays it out); many others mate too, the check replays the one written."""
+        board = ex.board()
+        if not opponent.ending(board):
+            return []
+        return [san_line(board, opponent.demonstration(board,
+                                                       max_moves=int(ex.data["max_moves"])))]
 
     def defender_reply(self, ex: Exercise, board: chess.Board) -> chess.Move | None:
         """The built-in defender's move (the same one the check replays against)."""

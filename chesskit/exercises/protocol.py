@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 
 Lang = str | None
 KindName = Literal["square", "squares", "move", "line", "choice", "count", "notation", "setup",
-                   "playout"]
+                   "playout", "route", "capture_all", "protect", "check_in", "prepare",
+                   "minigame"]
 """The kinds of the course (a test may register one more)."""
 Goal = Literal["", "mate", "check", "capture", "escape_check", "stalemate", "castle",
                "en_passant", "promote", "win_material", "fork", "pin", "skewer",
@@ -83,6 +84,9 @@ class Kind(ABC):
     """Fields the item must have (besides the common ones)."""
     closed: Mapping[str, tuple[str, ...]] = {}
     """Fields whose value is one of a closed set (``goal`` is read from the item itself)."""
+    chess_endings: bool = True
+    """Whether the board ends the task by the rules of chess (mate, draws); a drill or a
+    mini-game with a rule of its own (the kind's ``check`` says when it is over) sets False."""
 
     def __repr__(self) -> str:
         return f"<chesskit kind {self.name}>"

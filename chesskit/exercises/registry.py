@@ -10,12 +10,18 @@ A new kind is one module with a :class:`~chesskit.exercises.protocol.Kind` subcl
 from __future__ import annotations
 
 from chesskit.exercises import (
+    capture_all,
+    check_in,
     choice,
     count,
     line,
+    minigame,
     move,
     notation,
     playout,
+    prepare,
+    protect,
+    route,
     setup,
     square,
     squares,
@@ -32,5 +38,11 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     notation.KIND,
     setup.KIND,
     playout.KIND,
+    route.KIND,
+    capture_all.KIND,
+    protect.KIND,
+    check_in.KIND,
+    prepare.KIND,
+    minigame.KIND,
 )}
 """Every kind by name (tests add a throwaway one with ``monkeypatch.setitem``)."""
