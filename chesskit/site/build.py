@@ -50,7 +50,8 @@ DATA_DIR = "/home/pyodide/chesskit"
 KEEP_PROGRESS = ("# keeps your progress in this browser\n"
                  "from chesskit.site.browser import keep_progress\n\nawait keep_progress()")
 # What the course needs in the browser, beyond what its packages require.
-ROOTS = ("micropip", "piplite", "pyodide-kernel", "ipykernel", "widgetsnbextension", "chesskit")
+ROOTS = ("micropip", "piplite", "pyodide-kernel", "ipykernel", "widgetsnbextension",
+         "chesskit-course")
 # Requirements that are never shipped to the browser, and why.
 NOT_IN_BROWSER = {
     "cairosvg": "PNG and PDF boards need the cairo C library; the browser draws SVG",
@@ -220,7 +221,7 @@ def build_chesskit_wheel(dest: Path, *, root: Path = ROOT) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dest), str(root)],
          what="building the chesskit wheel")
-    return next(dest.glob("chesskit-*.whl"))
+    return next(dest.glob("chesskit_course-*.whl"))  # the distribution is chesskit-course
 
 
 def lock_entries(wheels: Mapping[str, Path]) -> dict[str, dict[str, object]]:
