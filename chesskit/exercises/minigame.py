@@ -149,12 +149,6 @@ class MinigameKind(Kind):
     def first_hint(self, ex: Exercise, lang: Lang) -> str:
         return t(f"exercises.nudge_minigame_{ex.data['rule']}", lang=lang)
 
-    def answer_hint(self, ex: Exercise, lang: Lang) -> str:
-        solutions = ex.solutions()
-        if not solutions:
-            return self.first_hint(ex, lang)
-        return t("exercises.hint_answer", lang=lang, answer=solutions[0])
-
     def board_input(self, ex: Exercise) -> BoardInput:
         return "game"
 

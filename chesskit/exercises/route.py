@@ -125,12 +125,6 @@ class SoloKind(Kind):
     def step_hint(self, ex: Exercise, lang: Lang) -> str:
         return t("exercises.solo_par_hint", lang=lang, par=self.par(ex))
 
-    def answer_hint(self, ex: Exercise, lang: Lang) -> str:
-        solutions = ex.solutions()
-        if not solutions:
-            return self.first_hint(ex, lang)
-        return t("exercises.hint_answer", lang=lang, answer=solutions[0])
-
     def board_input(self, ex: Exercise) -> BoardInput:
         return "moves"
 
