@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from chesskit.exercises.answers import move_tokens
+from chesskit.exercises.answers import move_tokens, san_line
 from chesskit.exercises.protocol import BoardMarks, Lang
-from chesskit.explain import Verdict
+from chesskit.explain import Verdict, explain_move
 from chesskit.i18n import color_name, join_words, piece_name, piece_on, t
 from chesskit.tactics import describe_motifs, motifs
 
 if TYPE_CHECKING:
+    from chesskit.exercises.feedback import Feedback
     from chesskit.exercises.model import Exercise
 
 def after(board: chess.Board, move: chess.Move) -> chess.Board:
@@ -109,3 +110,20 @@ def piece_hint(ex: Exercise, lang: Lang) -> str:
     return t("exercises.hint_piece", lang=lang, piece=piece_on(
         ex._board.piece_type_at(move.from_square) or chess.PAWN, move.from_square, lang=lang))
 
+
+
+def defender_turn(ex: Exercise, board: chess.Board, token: str, reply: chess.Move | None, *,
+                  start: chess.Board, lang: Lang) -> Feedback | bool:
+    """The defender's ``reply`` where a written game has ``token``: True when ``token`` is that
+    reply (played), False when ``token`` is no move of the defender (the reply is played and
+    ``token`` is the learner's next move), or the feedback when another defence was written."""
+    written = explain_move(board, token, lang=lang).move
+    if reply is not None and written == reply:
+        board.push(reply)
+        return True
+    if reply is None or (written is not None and board.is_legal(written)):
+        message = t("exercises.defender_differs", lang=lang, san=token,
+                    reply=board.san(reply) if reply else "", side=color_name(board.turn, lang=lang))
+        return ex._fb("wrong", message, san_line(start, board.move_stack))
+    board.push(reply)
+    return False

@@ -18,7 +18,7 @@ import chess
 
 from chesskit import opponent
 from chesskit.exercises.answers import move_tokens, san_line
-from chesskit.exercises.common import fail_code
+from chesskit.exercises.common import defender_turn, fail_code
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, Kind, Lang, Problem
 from chesskit.explain import explain_move
@@ -63,17 +63,12 @@ def _replay(ex: Exercise, game: opponent.Game, tokens: list[str],
         if opponent.winner(game, board, moves=moves) is not None:
             break
         if board.turn != game.learner:
-            answer = ex.defender_reply(board)
-            written = explain_move(board, token, lang=lang).move
-            if answer is not None and written == answer:
-                board.push(answer)
+            turn = defender_turn(ex, board, token, ex.defender_reply(board), start=game.start,
+                                 lang=lang)
+            if turn is True:
                 continue
-            if answer is None or (written is not None and board.is_legal(written)):
-                message = t("exercises.defender_differs", lang=lang, san=token,
-                            reply=board.san(answer) if answer else "",
-                            side=color_name(board.turn, lang=lang))
-                return ex._fb("wrong", message, san_line(game.start, board.move_stack))
-            board.push(answer)
+            if not isinstance(turn, bool):
+                return turn
             if opponent.winner(game, board, moves=moves) is not None:
                 break
         verdict = explain_move(board, token, lang=lang)

@@ -16,7 +16,7 @@ import chess
 
 from chesskit import opponent, search
 from chesskit.exercises.answers import move_tokens, san_line
-from chesskit.exercises.common import fail_code, prompt_fields
+from chesskit.exercises.common import defender_turn, fail_code, prompt_fields
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, Kind, Lang, Problem
 from chesskit.explain import explain_move
@@ -42,17 +42,11 @@ def _replay(ex: Exercise, board: chess.Board, tokens: list[str], defend: search.
     moves = 0
     for token in tokens:
         if board.turn != attacker:
-            reply = defend(board)
-            written = explain_move(board, token, lang=lang).move
-            if reply is not None and written == reply:
-                board.push(reply)
+            turn = defender_turn(ex, board, token, defend(board), start=start, lang=lang)
+            if turn is True:
                 continue
-            if reply is None or (written is not None and board.is_legal(written)):
-                message = t("exercises.defender_differs", lang=lang, san=token,
-                            reply=board.san(reply) if reply else "",
-                            side=color_name(board.turn, lang=lang))
-                return ex._fb("wrong", message, san_line(start, board.move_stack))
-            board.push(reply)
+            if not isinstance(turn, bool):
+                return turn
         verdict = explain_move(board, token, lang=lang)
         if not verdict.legal or verdict.move is None:
             return ex._fb(fail_code(verdict), t("exercises.at_move", lang=lang, number=moves + 1,
