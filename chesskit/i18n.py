@@ -123,12 +123,12 @@ def normalize_language(lang: str) -> str:
     >>> normalize_language("zh_TW.UTF-8")
     'zh-Hant'
     """
+    if isinstance(lang, str) and lang in _languages():
+        return lang
     codes = languages()
     if not isinstance(lang, str):
         named = ", ".join(repr(code) for code in codes[:-1]) + f" or {codes[-1]!r}"
         raise LanguageError(f"A language is a text like {named}, not {lang!r}.")
-    if lang in codes:
-        return lang
     key = lang.split(".")[0].replace("_", "-").strip().lower()
     matches = [(len(start), code) for code, spec in _languages().items()
                for start in (code.lower(), *spec.locales) if key.startswith(start)]
@@ -259,17 +259,16 @@ def _catalogue(lang: str, module: str) -> Mapping[str, object]:
         return {}
 
 
-def _template(key: str, lang: str) -> object | None:
-    source = language(lang).derived_from
-    if source is not None:
-        value = _template(key, source)
+def _template(key: str, spec: Language) -> object | None:
+    if spec.derived_from is not None:
+        value = _template(key, _languages()[spec.derived_from])
         if isinstance(value, str):
-            return to_traditional(value, lang=lang)
+            return to_traditional(value, lang=spec.code)
         if isinstance(value, list):
-            return [to_traditional(v, lang=lang) for v in value]
+            return [to_traditional(v, lang=spec.code) for v in value]
         return value
     module, _, name = key.partition(".")
-    return _catalogue(lang, module).get(name)
+    return _catalogue(spec.code, module).get(name)
 
 
 def t(key: str, *, lang: str | None = None, **fields: object) -> str:
@@ -282,29 +281,28 @@ def t(key: str, *, lang: str | None = None, **fields: object) -> str:
     >>> t("core.side_to_move", side="white", lang="en")
     'White to move.'
     """
-    code = get_language(lang)
-    value = _template(key, code)
+    spec = language(lang)
+    value = _template(key, spec)
     if not isinstance(value, str):
-        value = _template(key, FALLBACK)
+        value = _template(key, _languages()[FALLBACK])
     if not isinstance(value, str):
         return key
     text = value.format(**fields) if fields else value
-    if language(code).capitalize and value[:1] == "{" and value.rstrip()[-1:] in ".!?" \
+    if spec.capitalize and value[:1] == "{" and value.rstrip()[-1:] in ".!?" \
             and _LOWER_WORD.match(text):
         text = text[0].upper() + text[1:]
     return text
 
 
-def _pick(value: Mapping[str, str], code: str) -> str | None:
-    """The text of language ``code`` in ``value`` (its code or block key, else derived)."""
-    spec = language(code)
-    for key in (code, spec.block):
+def _pick(value: Mapping[str, str], spec: Language) -> str | None:
+    """The text of a language in ``value`` (by its code or block key, else derived)."""
+    for key in (spec.code, spec.block):
         if key in value:
             return value[key]
     if spec.derived_from is None:
         return None
-    source = _pick(value, spec.derived_from)
-    return None if source is None else to_traditional(source, lang=code)
+    source = _pick(value, _languages()[spec.derived_from])
+    return None if source is None else to_traditional(source, lang=spec.code)
 
 
 def localize(value: str | Mapping[str, str], *, lang: str | None = None) -> str:
@@ -316,7 +314,7 @@ def localize(value: str | Mapping[str, str], *, lang: str | None = None) -> str:
     """
     if isinstance(value, str):
         return value
-    found = _pick(value, get_language(lang))
+    found = _pick(value, language(lang))
     return found if found is not None else value.get(FALLBACK, next(iter(value.values()), ""))
 
 
