@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import nbformat
@@ -23,7 +24,8 @@ from test_i18n import MODULES, mismatches
 
 import chesskit
 from chesskit.explain import explain_move
-from chesskit.notebooks import LessonSourceError, parse_lesson
+from chesskit.i18n import FALLBACK, language, languages
+from chesskit.notebooks import LessonSourceError, lesson_sources, parse_lesson, read_lesson
 from chesskit.openings import opening
 
 PACKAGE = Path(chesskit.__file__).parent
@@ -200,3 +202,26 @@ def test_a_block_of_no_language_is_refused() -> None:
     with pytest.raises(LessonSourceError, match="line 5: '::: fr' is no language's block; "
                                                 "they are en, zh."):
         parse_lesson(source)
+
+
+def _text_tables(node: object) -> Iterator[Mapping[str, object]]:
+    """The ``{en = ..., zh = ...}`` tables of a bank file (titles, prompts, hints, options)."""
+    if isinstance(node, dict) and FALLBACK in node and all(isinstance(v, str)
+                                                          for v in node.values()):
+        yield node
+    elif isinstance(node, dict | list):
+        for value in node.values() if isinstance(node, dict) else node:
+            yield from _text_tables(value)
+
+
+def test_every_lesson_and_bank_text_has_every_written_language() -> None:
+    """What the recipe's step 3 asks: a language's blocks beside every other's."""
+    blocks = {language(code).block for code in languages(written=True)}
+    for source in lesson_sources(PACKAGE.parent):
+        lesson = read_lesson(source)
+        assert set(lesson.title) == blocks, source.name
+        for cell in lesson.cells:
+            assert {which for which, _ in cell.parts} - {"all"} in (set(), blocks), source.name
+    for path in sorted((PACKAGE / "bank").glob("*.toml")):
+        tables = list(_text_tables(tomllib.loads(path.read_text(encoding="utf-8"))))
+        assert tables and all(set(table) == blocks for table in tables), path.name
