@@ -55,6 +55,17 @@ def test_every_language_is_described_and_derived_ones_are_not_written() -> None:
     assert i18n.language("zh-Hant").derived_from == "zh-Hans"
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    ('block = "x"', "locale/xx/language.toml: the field 'name' is missing."),
+    ('name = "X"\n[derived]\nfrom = "en"', "the field 'opencc' is missing."),
+    ('name = "X"\nlocales = 3', "locale/xx/language.toml: "),
+    ("name = ", "locale/xx/language.toml: "),
+])
+def test_a_broken_language_file_is_named(text: str, message: str) -> None:
+    with pytest.raises(i18n.LanguageError, match=re.escape(message)):
+        i18n._read_language("xx", text)
+
+
 @pytest.mark.parametrize(("simplified", "traditional"), [
     ("后", "后"), ("车", "車"), ("马", "馬"), ("将军", "將軍"), ("白后在后面", "白后在後面"),
     ("王车易位", "王車易位"), ("长将", "長將"), ("皇后", "皇后"), ("后翼弃兵", "后翼棄兵"),
