@@ -19,6 +19,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -142,7 +143,14 @@ def trust_notebooks() -> None:
                        stdout=subprocess.DEVNULL, check=False)
 
 
-LANGUAGES = ("en", "zh-Hans", "zh-Hant")
+def languages() -> dict[str, list[str]]:
+    """The course's languages (the folders of chesskit/locale that hold a language.toml), each
+    with the locale names that mean it: ``{"en": ["en"], "zh-Hans": ["zh"], ...}``."""
+    found = {}
+    for path in sorted((ROOT / "chesskit" / "locale").glob("*/language.toml")):
+        code = path.parent.name
+        found[code] = tomllib.loads(path.read_text(encoding="utf-8")).get("locales", [code])
+    return found
 
 
 def course_language(asked: str | None, environment: str) -> str:
@@ -151,15 +159,16 @@ def course_language(asked: str | None, environment: str) -> str:
     >>> course_language(None, "zh_TW.UTF-8"), course_language("zh-hans", "")
     ('zh-Hant', 'zh-Hans')
     """
+    codes = languages()
     if asked is not None:
-        for code in LANGUAGES:
+        for code in codes:
             if code.lower() == asked.lower():
                 return code
-        sys.exit(f"Error: the course speaks {', '.join(LANGUAGES)}, not {asked!r}.")
+        sys.exit(f"Error: the course speaks {', '.join(codes)}, not {asked!r}.")
     key = environment.replace("_", "-").lower()
-    if key.startswith(("zh-tw", "zh-hk", "zh-mo", "zh-hant")):
-        return "zh-Hant"
-    return "zh-Hans" if key.startswith("zh") else "en"
+    matches = [(len(start), code) for code, starts in codes.items()
+               for start in (code.lower(), *starts) if key.startswith(start)]
+    return max(matches)[1] if matches else "en"
 
 
 def course_command(language: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""Build the course notebooks: one source per lesson, three languages out.
+"""Build the course notebooks: one source per lesson, one notebook per language out.
 
 A lesson source (``lessons/src/LL-slug.md``, format in DESIGN.md) becomes
 ``lessons/<lang>/LL-slug.ipynb``; the lesson's bank items become
@@ -24,13 +24,13 @@ from pathlib import Path
 import nbformat
 
 from chesskit.errors import ChessKitError
-from chesskit.i18n import LANGUAGES, localize, t, to_traditional
+from chesskit.i18n import Language, language, languages, localize, t, to_traditional
 
 REVIEW_ITEMS = 4
 MAX_DRILLS = 12
 
 _FENCE = re.compile(r"^```(\w*)\s*$")
-_LANG_OPEN = re.compile(r"^:::\s*(en|zh)\s*$")
+_LANG_OPEN = re.compile(r"^:::\s*([\w-]+)\s*$")
 _FIELD = re.compile(r'(\w[\w-]*)\s*:\s*"((?:[^"\\]|\\.)*)"')
 
 
@@ -40,19 +40,21 @@ class LessonSourceError(ChessKitError):
 
 @dataclasses.dataclass(frozen=True)
 class Cell:
-    """One notebook cell: ``kind`` is "markdown" or "code"; ``text`` maps "all"/"en"/"zh"."""
+    """One notebook cell: ``kind`` is "markdown" or "code"; ``parts`` are (block key, text),
+    the key "all" for text every language shares, else a language's block key ("en", "zh")."""
 
     kind: str
     parts: tuple[tuple[str, str], ...]
 
     def text(self, lang: str) -> str:
         """The cell's text for one language (shared text plus that language's blocks)."""
-        want = "en" if lang == "en" else "zh"
-        chunks = [body for which, body in self.parts if which in ("all", want)]
-        joined = "\n".join(chunks).strip("\n")
-        if lang == "zh-Hant":
-            joined = to_traditional(joined)
-        return joined.replace("{lang}", lang)
+        return self._text(language(lang)).replace("{lang}", lang)
+
+    def _text(self, spec: Language) -> str:
+        if spec.derived_from is not None:
+            return to_traditional(self._text(language(spec.derived_from)), lang=spec.code)
+        chunks = [body for which, body in self.parts if which in ("all", spec.block)]
+        return "\n".join(chunks).strip("\n")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,6 +104,7 @@ def parse_lesson(source: str, *, origin: str = "<lesson>") -> Lesson:
         raise LessonSourceError(f"{origin}: front matter needs 'lesson: N' and 'slug: name'.") \
             from error
     title = meta.get("title")
+    blocks = {language(code).block for code in languages(written=True)}
     cells: list[Cell] = []
     checks: list[tuple[int, str]] = []
     parts: list[tuple[str, str]] = []
@@ -144,6 +147,10 @@ def parse_lesson(source: str, *, origin: str = "<lesson>") -> Lesson:
             continue
         opened = _LANG_OPEN.match(line)
         if opened:
+            if opened.group(1) not in blocks:
+                raise LessonSourceError(f"{origin}: line {index + 1}: '::: {opened.group(1)}' "
+                                        f"is no language's block; they are "
+                                        f"{', '.join(sorted(blocks))}.")
             if which != "all":
                 raise LessonSourceError(f"{origin}: line {index + 1}: '::: {opened.group(1)}' "
                                         f"inside another language block.")
@@ -290,7 +297,7 @@ def exercise_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
 def targets(lesson: Lesson, root: Path) -> list[tuple[Path, nbformat.NotebookNode]]:
     """Every notebook a lesson source builds, with its path."""
     built = []
-    for lang in LANGUAGES:
+    for lang in languages():
         built.append((root / "lessons" / lang / f"{lesson.name}.ipynb",
                       lesson_notebook(lesson, lang)))
         built.append((root / "exercises" / lang / f"{lesson.name}.ipynb",

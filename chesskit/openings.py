@@ -1,4 +1,4 @@
-"""The openings the course names, with their Chinese names and the idea in a sentence.
+"""The openings the course names, with their names and the idea in a sentence.
 
 >>> opening("1. e4 e5 2. Nf3 Nc6 3. Bc4").key
 'italian'
@@ -16,12 +16,12 @@ import chess
 
 from chesskit.diagram import BoardSvg
 from chesskit.errors import OpeningError
-from chesskit.i18n import localize, t
+from chesskit.i18n import language, languages, localize, t
 
 
 @dataclass(frozen=True)
 class Opening:
-    """An opening: its key, names and idea in ``{"en", "zh"}``, and its moves in SAN."""
+    """An opening: its key, names and idea by block key (``{"en", "zh"}``), its moves in SAN."""
 
     key: str
     name: Mapping[str, str]
@@ -66,45 +66,29 @@ def _play(moves: Iterable[str]) -> chess.Board:
     return board
 
 
-def _opening(key: str, en: str, zh: str, line: str, idea_en: str, idea_zh: str) -> Opening:
-    return Opening(key, {"en": en, "zh": zh}, tuple(line.split()), {"en": idea_en, "zh": idea_zh})
+def _texts(key: str) -> Mapping[str, str]:
+    """``key``'s text in every written language, by block key (``{"en": ..., "zh": ...}``)."""
+    return {language(code).block: t(f"openings.{key}", lang=code)
+            for code in languages(written=True)}
 
 
+def _opening(key: str, line: str) -> Opening:
+    return Opening(key, _texts(f"name_{key}"), tuple(line.split()), _texts(f"idea_{key}"))
+
+
+# The names and ideas are the locale keys openings.name_<key> and openings.idea_<key>.
 OPENINGS: tuple[Opening, ...] = (
-    _opening("italian", "Italian Game", "意大利开局", "e4 e5 Nf3 Nc6 Bc4",
-             "White's bishop aims at f7, the weakest square near the black king.",
-             "白方的象瞄准f7，那是黑王身边最弱的格子。"),
-    _opening("spanish", "Spanish Game (Ruy Lopez)", "西班牙开局", "e4 e5 Nf3 Nc6 Bb5",
-             "The bishop attacks the knight that guards e5. White keeps up the pressure.",
-             "象攻击保护e5兵的马，白方一直给黑方施加压力。"),
-    _opening("scotch", "Scotch Game", "苏格兰开局", "e4 e5 Nf3 Nc6 d4",
-             "White pushes the d-pawn at once to take the centre.",
-             "白方马上挺进d兵，抢占中心。"),
-    _opening("petrov", "Russian Defence (Petrov)", "俄罗斯防御（彼得罗夫防御）", "e4 e5 Nf3 Nf6",
-             "Black does not defend e5 but attacks White's e-pawn back.",
-             "黑方不保护e5兵，而是反过来攻击白方的e兵。"),
-    _opening("scandinavian", "Scandinavian Defence", "斯堪的纳维亚防御", "e4 d5",
-             "Black hits the e4 pawn at once. The black queen often comes out early.",
-             "黑方马上攻击e4兵，黑后常常很早出动。"),
-    _opening("sicilian", "Sicilian Defence", "西西里防御", "e4 c5",
-             "Black fights for d4 with a side pawn and gets the c-file for a counter-attack.",
-             "黑方用旁边的兵争夺d4格，以后可以利用c线反击。"),
-    _opening("french", "French Defence", "法兰西防御", "e4 e6",
-             "Black prepares d5 to fight for the centre. Black's light-squared bishop gets stuck.",
-             "黑方准备走d5争夺中心，但黑方的白格象不容易出动。"),
-    _opening("hungarian", "Hungarian Defence", "匈牙利防御", "e4 e5 Nf3 Nc6 Bc4 Be7",
-             "Black answers the Italian quietly: the bishop on e7 guards the king's side.",
-             "黑方平稳地应对意大利开局：e7的象保护王翼。"),
-    _opening("dutch", "Dutch Defence", "荷兰防御", "d4 f5",
-             "Black controls e4 and plans an attack on White's king's side.",
-             "黑方控制e4格，准备进攻白方的王翼。"),
-    _opening("english", "English Opening", "英国式开局", "c4",
-             "White controls d5 from the side and keeps many plans open.",
-             "白方从侧面控制d5格，保留很多种下法。"),
-    _opening("queens_gambit", "Queen's Gambit (Queen's Pawn Opening)", "后翼弃兵（后兵开局）",
-             "d4 d5 c4",
-             "White offers the c-pawn to pull Black's pawn away from the centre.",
-             "白方送出c兵，想把黑方的兵从中心引开。"),
+    _opening("italian", "e4 e5 Nf3 Nc6 Bc4"),
+    _opening("spanish", "e4 e5 Nf3 Nc6 Bb5"),
+    _opening("scotch", "e4 e5 Nf3 Nc6 d4"),
+    _opening("petrov", "e4 e5 Nf3 Nf6"),
+    _opening("scandinavian", "e4 d5"),
+    _opening("sicilian", "e4 c5"),
+    _opening("french", "e4 e6"),
+    _opening("hungarian", "e4 e5 Nf3 Nc6 Bc4 Be7"),
+    _opening("dutch", "d4 f5"),
+    _opening("english", "c4"),
+    _opening("queens_gambit", "d4 d5 c4"),
 )
 
 _BY_KEY = {o.key: o for o in OPENINGS}
@@ -118,8 +102,8 @@ def _name_key(text: str) -> str:
 def _names() -> dict[str, Opening]:
     names: dict[str, Opening] = {}
     for item in OPENINGS:
-        parts = [item.key, *item.name.values(), *re.split(r"[()（）]", item.name["en"]),
-                 *re.split(r"[()（）]", item.name["zh"])]
+        parts = [item.key, *item.name.values(),
+                 *(part for name in item.name.values() for part in re.split(r"[()（）]", name))]
         names.update({_name_key(p): item for p in parts if p.strip()})
     return names
 

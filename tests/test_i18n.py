@@ -1,4 +1,5 @@
-"""Every locale pair has the same keys and fields; Traditional Chinese is derived correctly."""
+"""Every language's locale files have English's keys and fields; the languages are the locale
+folders; Traditional Chinese is derived correctly."""
 
 import re
 import tomllib
@@ -10,12 +11,12 @@ import pytest
 from chesskit import i18n
 
 LOCALE = Path(i18n.__file__).parent / "locale"
-MODULES = sorted(path.stem for path in (LOCALE / "en").glob("*.toml"))
+MODULES = sorted(path.stem for path in (LOCALE / "en").glob("*.toml") if path.stem != "language")
 FIELD = re.compile(r"\{(\w*)\}")
 
 
-def _load(lang: str, module: str) -> dict[str, object]:
-    return tomllib.loads((LOCALE / lang / f"{module}.toml").read_text(encoding="utf-8"))
+def _load(locale: Path, lang: str, module: str) -> dict[str, object]:
+    return tomllib.loads((locale / lang / f"{module}.toml").read_text(encoding="utf-8"))
 
 
 def _fields(value: object) -> set[str]:
@@ -23,16 +24,46 @@ def _fields(value: object) -> set[str]:
     return {name for text in texts for name in FIELD.findall(str(text))}
 
 
+def mismatches(locale: Path, lang: str, module: str) -> list[str]:
+    """How ``lang``'s file of ``module`` differs from the English one in keys and fields."""
+    english, other = _load(locale, "en", module), _load(locale, lang, module)
+    if sorted(english) != sorted(other):
+        return [f"{lang}/{module}: keys differ: {sorted(set(english) ^ set(other))}"]
+    return [f"{lang}/{module}.{key}: fields differ" for key in english
+            if _fields(english[key]) != _fields(other[key])]
+
+
+@pytest.mark.parametrize("lang", [code for code in i18n.languages(written=True) if code != "en"])
 @pytest.mark.parametrize("module", MODULES)
-def test_locale_pairs_match(module: str) -> None:
-    english, chinese = _load("en", module), _load("zh-Hans", module)
-    assert sorted(english) == sorted(chinese), f"{module}: keys differ"
-    for key in english:
-        assert _fields(english[key]) == _fields(chinese[key]), f"{module}.{key}: fields differ"
+def test_locale_files_match_english(lang: str, module: str) -> None:
+    assert not mismatches(LOCALE, lang, module)
 
 
-def test_no_hand_written_traditional_files() -> None:
-    assert not (LOCALE / "zh-Hant").exists()
+def test_every_language_is_described_and_derived_ones_are_not_written() -> None:
+    folders = sorted(path.name for path in LOCALE.iterdir() if path.is_dir())
+    assert list(i18n.languages()) == folders
+    assert i18n.languages() == ("en", "zh-Hans", "zh-Hant")
+    assert [i18n.language(code).name for code in i18n.languages()] == [
+        "English", "简体中文", "繁體中文"]
+    for code in i18n.languages():
+        written = sorted(path.name for path in (LOCALE / code).glob("*.toml"))
+        if i18n.language(code).derived_from:
+            assert written == ["language.toml"], code
+        else:
+            assert written == sorted([f"{module}.toml" for module in MODULES]
+                                     + ["language.toml"]), code
+    assert i18n.language("zh-Hant").derived_from == "zh-Hans"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('block = "x"', "locale/xx/language.toml: the field 'name' is missing."),
+    ('name = "X"\n[derived]\nfrom = "en"', "the field 'opencc' is missing."),
+    ('name = "X"\nlocales = 3', "locale/xx/language.toml: "),
+    ("name = ", "locale/xx/language.toml: "),
+])
+def test_a_broken_language_file_is_named(text: str, message: str) -> None:
+    with pytest.raises(i18n.LanguageError, match=re.escape(message)):
+        i18n._read_language("xx", text)
 
 
 @pytest.mark.parametrize(("simplified", "traditional"), [
@@ -85,7 +116,7 @@ def test_pure_python_converter_is_used_where_the_c_one_cannot_load(
     i18n.to_traditional.cache_clear()
     monkeypatch.setattr(builtins, "__import__", no_opencc)
     try:
-        assert i18n._default_engine() == "python"
+        assert i18n._default_engine("s2twp") == "python"
         assert i18n.to_traditional("白后在后面，运行代码") == "白后在後面，執行程式碼"
     finally:
         monkeypatch.undo()
@@ -98,8 +129,13 @@ def test_language_names() -> None:
     assert i18n.normalize_language("zh_CN.UTF-8") == "zh-Hans"
     assert i18n.normalize_language("zh-TW") == "zh-Hant"
     assert i18n.normalize_language("en_GB") == "en"
-    with pytest.raises(ValueError, match="Unknown language"):
+    assert [i18n.normalize_language(name) for name in ("english", "zh_HK", "zh-MO", "zh-SG")] \
+        == ["en", "zh-Hant", "zh-Hant", "zh-Hans"]
+    with pytest.raises(ValueError, match="Unknown language 'klingon': choose one of en, zh-Hans, "
+                                         "zh-Hant."):
         i18n.normalize_language("klingon")
+    with pytest.raises(ValueError, match="like 'en', 'zh-Hans' or 'zh-Hant', not 7"):
+        i18n.normalize_language(7)  # type: ignore[arg-type]
 
 
 def test_environment_default(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,7 +21,7 @@ from chesskit.exercises.common import prompt_fields
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem, Question
 from chesskit.explain import explain_move
-from chesskit.i18n import color_name, localize, piece_on, t, to_traditional
+from chesskit.i18n import color_name, languages, localize, piece_on, t, to_traditional
 
 if TYPE_CHECKING:
     from chesskit.exercises.model import Exercise
@@ -76,7 +76,7 @@ def _traditional_synonym(word: str, key: str) -> bool:
 
 
 def _read_option(ex: Exercise, text: str) -> int | None:
-    options = ex.options(lang="en") + ex.options(lang="zh-Hans") + ex.options(lang="zh-Hant")
+    options = [option for code in languages() for option in ex.options(lang=code)]
     count = len(ex.options(lang="en"))
     word = text.strip().rstrip(".)。！!").strip()
     keys = OPTIONS.get(str(ex.data.get("question")), ())

@@ -41,7 +41,7 @@ from importlib import metadata
 from pathlib import Path
 
 from chesskit.errors import ChessKitError
-from chesskit.i18n import LANGUAGES
+from chesskit.i18n import language, languages
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CACHE = ROOT / ".cache" / "site"
@@ -65,7 +65,6 @@ LABEXTENSIONS = ("anywidget", "@jupyter-widgets/jupyterlab-manager",
                  "@jupyterlite/pyodide-kernel-extension")
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 START = "lessons/{lang}/00-start-here.ipynb"
-LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
 
 
 class SiteError(ChessKitError):
@@ -284,7 +283,7 @@ def site_notebook(text: str, *, keep_outputs: bool) -> str:
 def _course_files(root: Path, files: Path) -> int:
     count = 0
     for folder in ("lessons", "exercises"):
-        for lang in LANGUAGES:
+        for lang in languages():
             notebooks = sorted((root / folder / lang).glob("*.ipynb"))
             if not notebooks:
                 raise SiteError(f"{folder}/{lang} has no notebooks: run 'chesskit build' first.")
@@ -329,11 +328,11 @@ def start_page(config_script: str = "") -> str:
 
     links = "\n".join(
         f'<li><a href="lab/index.html?path={START.format(lang=lang)}" lang="{lang}">'
-        f"{LANGUAGE_NAMES[lang]}</a></li>" for lang in LANGUAGES)
+        f"{language(lang).name}</a></li>" for lang in languages())
     notes = "\n".join(f'<section lang="{lang}"><h2>'
                       f'{html.escape(t("site.hand_in_title", lang=lang))}</h2>'
                       f"<p>{html.escape(t('site.hand_in', lang=lang))}</p></section>"
-                      for lang in LANGUAGES)
+                      for lang in languages())
     return ("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>chesskit</title>"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             "<style>body{font:18px/1.5 sans-serif;max-width:40em;margin:2em auto;padding:0 1em}"
