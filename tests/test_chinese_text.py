@@ -84,6 +84,15 @@ def test_traditional_queen_is_hou() -> None:
         assert "後翼" not in converted and "後兵開局" not in converted, where
 
 
+def test_traditional_text_uses_taiwan_characters() -> None:
+    """OpenCC reads 一个中心兵 as 一 + 个中 ("therein"), giving 一箇中心兵 (Taiwan writes 個),
+    棋钟 as 棋鍾 (a surname; a clock is 鐘), 盘上复习 as 盤上覆習 (review is 複習) and leaves
+    练习本里 as 練習本里 (inside is 裡; 里 only in 西西里): reword such texts."""
+    found = [f"{where}: {word}" for where, text in TEXTS for word in ("箇", "鍾", "覆習", "里")
+             if word in i18n.to_traditional(text).replace("西西里", "")]
+    assert not found, found
+
+
 # Words the course does not use, and the word it uses instead.
 NOT_OUR_WORDS = {
     "两步杀": "二步杀", "傻瓜将杀": "愚人杀", "傻瓜将死": "愚人杀", "中战术": "中计",
