@@ -202,7 +202,7 @@ def test() -> None:
         "jupyterhub_config.py")
     run(BIN / "mypy")
     run(BIN / "chesskit", "check-bank", env=env)
-    run(PYTHON, "-m", "chesskit.generators", "--check", env=env)
+    run(PYTHON, "-m", "chesskit.exercises.generators", "--check", env=env)
     run(BIN / "chesskit", "build", "--check", env=env)
     run(PYTHON, "-m", "pytest", "-n", "2", "--dist", "loadfile", "-q", "tests",
         "--nbval", "lessons", "exercises", env=env)

@@ -14,8 +14,8 @@ import cairosvg
 import chess
 import chess.svg
 
-from chesskit.diagram import board
-from chesskit.render import svg_to_png
+from chesskit.drawing.diagram import board
+from chesskit.drawing.render import svg_to_png
 
 POSITIONS = {
     "start": chess.STARTING_FEN,

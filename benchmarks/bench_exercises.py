@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 import chess
 
-from chesskit import bank_engine, catalog, search
-from chesskit.exercises import Exercise
+from chesskit.exercises import Exercise, bank_engine, catalog
+from chesskit.rules import search
 
 MATE2 = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1"
 

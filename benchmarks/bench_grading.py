@@ -33,7 +33,7 @@ SHARES = {"right": 0.40, "odd_spelling": 0.08, "blank": 0.10}  # the rest is wro
 
 RUN = """
 import json, resource, sys, time
-from chesskit.grading import grade
+from chesskit.teacher.grading import grade
 start = time.perf_counter()
 report = grade([sys.argv[1]], out=sys.argv[2], jobs=int(sys.argv[3]))
 seconds = time.perf_counter() - start
@@ -105,7 +105,7 @@ class Answers:
 
 def fill(notebook: dict[str, Any], answers: Answers) -> dict[str, Any]:
     """A student's copy: each ``ck.answer("id", "")`` filled in."""
-    from chesskit import catalog
+    from chesskit.exercises import catalog
 
     copy = json.loads(json.dumps(notebook))
     for cell in copy["cells"]:
@@ -153,8 +153,8 @@ def execute(path: Path) -> float:
 
 def worksheet_seconds() -> float:
     """The median time of a 12-diagram worksheet with its answer key."""
-    from chesskit import catalog
-    from chesskit.worksheet import worksheet
+    from chesskit.exercises import catalog
+    from chesskit.teacher.worksheet import worksheet
 
     items = list(catalog.bank(lesson=12))[:12]
     runs = []

@@ -13,8 +13,8 @@ from functools import partial
 
 import chess
 
-from chesskit.explain import explain_move
-from chesskit.notation import read_move
+from chesskit.rules.explain import explain_move
+from chesskit.rules.notation import read_move
 
 MIDDLEGAME = "r1bqk2r/pppp1ppp/2n2n2/4p3/1bB1P3/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 1 6"
 CASES = (("legal", "Bg5"), ("figurine", "♗g5"), ("illegal: pinned", "Nd5"),

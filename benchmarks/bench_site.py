@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from chesskit.site import build  # noqa: E402
+from chesskit.course.site import build  # noqa: E402
 from tests.test_site import ARGS, CHROMIUM, kernel_idle, run_all  # noqa: E402
 
 LESSON = "lessons/en/00-start-here.ipynb"

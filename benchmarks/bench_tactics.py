@@ -1,6 +1,6 @@
-"""How well chesskit.tactics names Lichess's themes, and how fast ``motifs`` is.
+"""How well chesskit.rules.tactics names Lichess's themes, and how fast ``motifs`` is.
 
-Part 1, naming. The packaged Lichess sample is split by :func:`chesskit.tactics.puzzle_part`:
+Part 1, naming. The packaged Lichess sample is split by :func:`chesskit.rules.tactics.puzzle_part`:
 SHA-256 of the PuzzleId, even first byte = "tuning", odd = "held-out" (the definitions were
 tuned on the first part only); "held-out, not bank" is the held-out part without the puzzles
 the exercise bank uses. For fork, pin, skewer and discovered attack it prints the number of
@@ -24,7 +24,14 @@ from importlib import resources
 
 import chess
 
-from chesskit.tactics import THEMES, bank_puzzles, describe_motifs, motifs, puzzle_part, theme_rates
+from chesskit.rules.tactics import (
+    THEMES,
+    bank_puzzles,
+    describe_motifs,
+    motifs,
+    puzzle_part,
+    theme_rates,
+)
 
 
 def _rows() -> list[dict[str, str]]:

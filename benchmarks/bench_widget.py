@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from test_browser import ARGS, CHROMIUM, centre, open_and_run, running_lab  # noqa: E402
 
-from chesskit.widget import Board  # noqa: E402
+from chesskit.widgets.board import Board  # noqa: E402
 
 ROUNDS = 30
 CYCLE = [("g1", "f3"), ("g8", "f6"), ("f3", "g1"), ("f6", "g8")]

@@ -21,29 +21,29 @@ from chesskit.i18n import get_language, set_language
 __version__ = "0.1.0"
 
 _LAZY = {
-    "board": "diagram",
-    "BoardSvg": "diagram",
-    "save_board": "render",
-    "read_move": "notation",
-    "explain_move": "explain",
-    "CODES": "explain",
-    "normalize_move_text": "notation",
-    "Verdict": "explain",
-    "motifs": "tactics",
-    "describe_motifs": "tactics",
-    "opening": "openings",
-    "name_opening": "openings",
-    "to_board": "position",
+    "board": "drawing.diagram",
+    "BoardSvg": "drawing.diagram",
+    "save_board": "drawing.render",
+    "read_move": "rules.notation",
+    "explain_move": "rules.explain",
+    "CODES": "rules.explain",
+    "normalize_move_text": "rules.notation",
+    "Verdict": "rules.explain",
+    "motifs": "rules.tactics",
+    "describe_motifs": "rules.tactics",
+    "opening": "rules.openings",
+    "name_opening": "rules.openings",
+    "to_board": "rules.position",
     "Exercise": "exercises",
     "Feedback": "exercises",
-    "exercise": "catalog",
-    "bank": "catalog",
+    "exercise": "exercises.catalog",
+    "bank": "exercises.catalog",
     "answer": "learner",
     "progress": "learner",
-    "Board": "widget",
-    "play": "games",
-    "rating_change": "ratings",
-    "expected_score": "ratings",
+    "Board": "widgets.board",
+    "play": "widgets.games",
+    "rating_change": "rules.ratings",
+    "expected_score": "rules.ratings",
 }
 
 __all__ = [
@@ -52,19 +52,19 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from chesskit.catalog import bank, exercise
-    from chesskit.diagram import BoardSvg, board
+    from chesskit.drawing.diagram import BoardSvg, board
+    from chesskit.drawing.render import save_board
     from chesskit.exercises import Exercise, Feedback
-    from chesskit.explain import CODES, Verdict, explain_move
-    from chesskit.games import play
+    from chesskit.exercises.catalog import bank, exercise
     from chesskit.learner import answer, progress
-    from chesskit.notation import normalize_move_text, read_move
-    from chesskit.openings import name_opening, opening
-    from chesskit.position import to_board
-    from chesskit.ratings import expected_score, rating_change
-    from chesskit.render import save_board
-    from chesskit.tactics import describe_motifs, motifs
-    from chesskit.widget import Board
+    from chesskit.rules.explain import CODES, Verdict, explain_move
+    from chesskit.rules.notation import normalize_move_text, read_move
+    from chesskit.rules.openings import name_opening, opening
+    from chesskit.rules.position import to_board
+    from chesskit.rules.ratings import expected_score, rating_change
+    from chesskit.rules.tactics import describe_motifs, motifs
+    from chesskit.widgets.board import Board
+    from chesskit.widgets.games import play
 
 
 def __getattr__(name: str) -> Any:

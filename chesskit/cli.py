@@ -11,13 +11,13 @@ import sys
 from chesskit.errors import ChessKitError
 
 COMMANDS = {
-    "check-bank": ("chesskit.catalog", "check_bank_main", "verify every exercise of the bank"),
-    "grade": ("chesskit.grading", "main", "grade exercise notebooks without running them"),
-    "worksheet": ("chesskit.worksheet", "main", "print a PDF worksheet with an answer key"),
-    "homework": ("chesskit.homework", "main", "build a homework notebook from the bank"),
+    "check-bank": ("chesskit.exercises.catalog", "check_bank_main", "verify every exercise of the bank"),
+    "grade": ("chesskit.teacher.grading", "main", "grade exercise notebooks without running them"),
+    "worksheet": ("chesskit.teacher.worksheet", "main", "print a PDF worksheet with an answer key"),
+    "homework": ("chesskit.teacher.homework", "main", "build a homework notebook from the bank"),
     "progress": ("chesskit.learner", "progress_main", "show or export your own progress"),
-    "build": ("chesskit.notebooks", "main", "rebuild the course notebooks from their sources"),
-    "site": ("chesskit.site", "main", "build the course as a static site that runs offline"),
+    "build": ("chesskit.course.notebooks", "main", "rebuild the course notebooks from their sources"),
+    "site": ("chesskit.course.site", "main", "build the course as a static site that runs offline"),
 }
 
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from chesskit.errors import BankError
 from chesskit.i18n import join_words, localize, t
-from chesskit.ratings import expected_score, k_factor
+from chesskit.rules.ratings import expected_score, k_factor
 
 START_RATING = 800
 REVIEW_DAYS = (1, 3, 7)
@@ -299,8 +299,7 @@ def answer(exercise_id: str, answer: object) -> Any:
     >>> answer("99.99", "e4").code  # doctest: +SKIP
     'unknown_exercise'
     """
-    from chesskit import catalog
-    from chesskit.exercises import Feedback
+    from chesskit.exercises import Feedback, catalog
 
     text = answer if isinstance(answer, str) else str(answer)
     try:
@@ -474,7 +473,7 @@ class Progress:
 
 
 def _lesson_titles(lang: str | None) -> dict[int, str]:
-    from chesskit import catalog
+    from chesskit.exercises import catalog
 
     titles: dict[int, str] = {}
     with contextlib.suppress(AttributeError, BankError):
@@ -489,7 +488,7 @@ def _lesson_titles(lang: str | None) -> dict[int, str]:
 
 def summarize(history: list[Attempt], *, now: float, lang: str | None = None) -> Progress:
     """The progress shown for ``history`` at time ``now`` (a pure function of both)."""
-    from chesskit import catalog
+    from chesskit.exercises import catalog
     from chesskit.i18n import get_language
 
     solved = {a.exercise_id for a in history if a.correct}

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from chesskit import catalog
-from chesskit.exercises import Exercise
+from chesskit.exercises import Exercise, catalog
 
 FOLDER = Path(__file__).parent / "data" / "teacher"
 

@@ -8,8 +8,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from chesskit import answer_reader
-from chesskit.answer_reader import Found, board_found, notebook_answers
+from chesskit.teacher import answer_reader
+from chesskit.teacher.answer_reader import Found, board_found, notebook_answers
 
 
 def cells(*sources: str) -> dict[str, object]:
@@ -66,7 +66,7 @@ def test_nul_bytes_in_a_cell_cost_only_that_line() -> None:
 
 PEAK = """
 import json, resource, sys
-from chesskit.answer_reader import notebook_answers
+from chesskit.teacher.answer_reader import notebook_answers
 data = open(sys.argv[1], "rb").read()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 found, _ = notebook_answers(json.loads(data))

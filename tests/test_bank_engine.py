@@ -8,11 +8,11 @@ import pathlib
 import chess
 import pytest
 
-from chesskit import bank_engine, engine
-from chesskit.bank_engine import MARGIN, describe, item_problems
-from chesskit.engine import mate_score
 from chesskit.errors import EngineMissingError
-from chesskit.exercises import Exercise
+from chesskit.exercises import Exercise, bank_engine
+from chesskit.exercises.bank_engine import MARGIN, describe, item_problems
+from chesskit.rules import engine
+from chesskit.rules.engine import mate_score
 
 LABEL = "engine (test)"
 
@@ -98,7 +98,7 @@ def test_the_cache_is_sorted_and_one_position_a_line(tmp_path: pathlib.Path) -> 
 def test_without_stockfish_the_cache_still_verifies_and_the_rest_is_a_warning(
         tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr("chesskit.engine.stockfish_path", lambda: None)
+    monkeypatch.setattr("chesskit.rules.engine.stockfish_path", lambda: None)
     fen = "6k1/2q2ppp/6n1/1Q2p3/8/B3P2P/2pR1PP1/6K1 b - - 0 32"
     path = tmp_path / "cache.json"
     cache = bank_engine.Cache.load(path)
@@ -124,14 +124,14 @@ def test_engine_scores_every_legal_move_the_same_way_twice() -> None:
 
 
 def test_missing_stockfish_is_one_clear_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("chesskit.engine.stockfish_path", lambda: None)
+    monkeypatch.setattr("chesskit.rules.engine.stockfish_path", lambda: None)
     with pytest.raises(EngineMissingError, match="Stockfish is not installed"), \
             engine.open_engine():
         pass
 
 
 def test_the_fixed_items_accept_the_winning_moves_only() -> None:
-    from chesskit.catalog import exercise
+    from chesskit.exercises.catalog import exercise
 
     assert exercise("25.01").solutions() == ["Ne6+", "Nf5+"]
     assert exercise("27.19").solutions() == ["c1=Q+"]
@@ -152,7 +152,7 @@ def test_a_weak_underpromotion_is_refused_with_the_reason() -> None:
 def test_a_cached_entry_without_an_accepted_move_does_not_cover_the_item(
         tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr("chesskit.engine.stockfish_path", lambda: None)
+    monkeypatch.setattr("chesskit.rules.engine.stockfish_path", lambda: None)
     fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
     path = tmp_path / "cache.json"
     cache = bank_engine.Cache.load(path)

@@ -6,7 +6,7 @@ import json
 
 import nbformat
 
-from chesskit.boardstate import ANSWER_MIME, WIDGET_STATE, BoardAnswer, board_answers
+from chesskit.widgets.boardstate import ANSWER_MIME, WIDGET_STATE, BoardAnswer, board_answers
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 

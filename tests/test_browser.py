@@ -231,7 +231,7 @@ def run_cell(page: Page, index: int) -> str:
 
 def saved_answers(path: Path, exercise_id: str) -> list[Any]:
     """Wait until the saved file holds a board answer for ``exercise_id``; return them all."""
-    from chesskit.boardstate import board_answers
+    from chesskit.widgets.boardstate import board_answers
 
     def found() -> list[Any]:
         answers = board_answers(json.loads(path.read_text()))
@@ -289,8 +289,8 @@ def test_board_answer_saved_with_ctrl_s_and_graded(lab: Lab, page: Page) -> None
     focused = page.evaluate("document.activeElement.dataset.sq || ''")
     assert focused in ("b1", "h7"), "the focus is on a board square"
     page.keyboard.press("Control+s")
-    from chesskit.boardstate import BoardAnswer
-    from chesskit.catalog import exercise
+    from chesskit.exercises.catalog import exercise
+    from chesskit.widgets.boardstate import BoardAnswer
 
     answers = saved_answers(path, "12.01")
     assert answers == [BoardAnswer("12.01", "Qh7#", False)]
@@ -318,7 +318,7 @@ def test_set_up_answer_placed_with_the_palette(lab: Lab, page: Page) -> None:
     page.locator(".ck-submit").click()
     message(page, "Right")
     page.keyboard.press("Control+s")
-    from chesskit.catalog import exercise
+    from chesskit.exercises.catalog import exercise
 
     answers = saved_answers(lab.root / "setup.ipynb", "02.02")
     assert exercise("02.02").check(answers[0].answer).correct
@@ -374,7 +374,7 @@ def test_board_answer_saved_in_notebook_7(lab: Lab, page: Page) -> None:
     message(page, "Right")  # the answer's output is updated before the feedback shows
     assert page.locator("text=your answer on the board: bxc3").is_visible()
     page.keyboard.press("Control+s")
-    from chesskit.boardstate import BoardAnswer
+    from chesskit.widgets.boardstate import BoardAnswer
 
     assert saved_answers(lab.root / "nb7.ipynb", "04.10") == [
         BoardAnswer("04.10", "bxc3", False)]

@@ -1,4 +1,4 @@
-"""chesskit.catalog: loading the bank, broken files, check-bank."""
+"""chesskit.exercises.catalog: loading the bank, broken files, check-bank."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ import pathlib
 
 import pytest
 
-from chesskit import catalog
 from chesskit.errors import BankError
-from chesskit.exercises import Exercise
+from chesskit.exercises import Exercise, catalog
 
 DATA = pathlib.Path(__file__).parent / "data"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from chesskit import i18n
-from chesskit.openings import OPENINGS
+from chesskit.rules.openings import OPENINGS
 
 PACKAGE = Path(i18n.__file__).parent
 LESSONS = PACKAGE.parent / "lessons" / "src"

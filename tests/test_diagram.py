@@ -9,9 +9,9 @@ import chess
 import chess.svg
 import pytest
 
-from chesskit.diagram import FILL_COLORS, OUTLINE_COLORS, BoardSvg, alt_text, board
+from chesskit.drawing.diagram import FILL_COLORS, OUTLINE_COLORS, BoardSvg, alt_text, board
+from chesskit.drawing.render import FONT_FAMILY
 from chesskit.errors import PositionError
-from chesskit.render import FONT_FAMILY
 
 NS = "{http://www.w3.org/2000/svg}"
 ROOK_K = "4k3/8/8/8/8/8/8/4K2R w K - 0 1"

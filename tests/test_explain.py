@@ -1,4 +1,4 @@
-"""Explaining why a move is wrong (chesskit.explain)."""
+"""Explaining why a move is wrong (chesskit.rules.explain)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from _positions import random_board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chesskit.explain import CODES, Verdict, explain_move
+from chesskit.rules.explain import CODES, Verdict, explain_move
 
 START = "start"
 CASTLE = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"

@@ -1,11 +1,10 @@
-"""chesskit.generators: seeded, reproducible drill items that pass check-bank."""
+"""chesskit.exercises.generators: seeded, reproducible drill items that pass check-bank."""
 
 from __future__ import annotations
 
 import chess
 
-from chesskit import generators
-from chesskit.exercises import Exercise
+from chesskit.exercises import Exercise, generators
 
 
 def test_same_seed_same_items() -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 import _teacher_fakes
 import pytest
 
-from chesskit import grading
-from chesskit.gradebook import Gradebook, Mark, StudentResult
+from chesskit.teacher import grading
+from chesskit.teacher.gradebook import Gradebook, Mark, StudentResult
 
 ANA = StudentResult("ana", "en", "d1", (Mark("01.01", "Ra8#", True, "correct", "Yes"),),
                     ("a note",))
@@ -42,7 +42,7 @@ CHILD = """
 import sys, time
 sys.path.insert(0, {tests!r})
 import pytest, _teacher_fakes
-from chesskit import grading
+from chesskit.teacher import grading
 mp = pytest.MonkeyPatch()
 _teacher_fakes.install(mp)
 grade_one = grading.grade_submission

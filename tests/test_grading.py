@@ -18,8 +18,10 @@ import _teacher_fakes
 import chess
 import pytest
 
-from chesskit import catalog, grading, search, submissions
-from chesskit.gradebook import Gradebook
+from chesskit.exercises import catalog
+from chesskit.rules import search
+from chesskit.teacher import grading, submissions
+from chesskit.teacher.gradebook import Gradebook
 
 EXTRA_LESSON = """lesson = 3
 slug = "extra"

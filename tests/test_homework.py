@@ -9,7 +9,7 @@ import _teacher_fakes
 import nbformat
 import pytest
 
-from chesskit import grading, homework
+from chesskit.teacher import grading, homework
 
 
 @pytest.fixture(autouse=True)

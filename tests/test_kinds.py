@@ -10,9 +10,8 @@ from collections.abc import Iterator
 import chess
 import pytest
 
-from chesskit import catalog
 from chesskit.errors import BankError
-from chesskit.exercises import KINDS, BoardMarks, Exercise, Feedback, Kind, registry
+from chesskit.exercises import KINDS, BoardMarks, Exercise, Feedback, Kind, catalog, registry
 from chesskit.exercises.protocol import BoardInput, Lang, Problem
 
 
@@ -149,7 +148,7 @@ def test_the_board_asks_the_kind(item: str, board_input: str) -> None:
 
 
 def test_the_widget_takes_each_items_answer_as_its_kind_says() -> None:
-    from chesskit.widget import ExerciseBoard
+    from chesskit.widgets.board import ExerciseBoard
 
     seen = {(ex.kind, str(ex.data.get("mode"))): ex for ex in catalog.bank()}
     for ex in seen.values():

@@ -23,10 +23,10 @@ import pytest
 from test_i18n import MODULES, mismatches
 
 import chesskit
-from chesskit.explain import explain_move
+from chesskit.course.notebooks import LessonSourceError, lesson_sources, parse_lesson, read_lesson
 from chesskit.i18n import FALLBACK, language, languages
-from chesskit.notebooks import LessonSourceError, lesson_sources, parse_lesson, read_lesson
-from chesskit.openings import opening
+from chesskit.rules.explain import explain_move
+from chesskit.rules.openings import opening
 
 PACKAGE = Path(chesskit.__file__).parent
 FIELD = re.compile(r"(\{\w*\})")
@@ -75,7 +75,7 @@ import json, sys
 import chess
 import chesskit as ck
 from chesskit import i18n
-from chesskit.site.build import start_page
+from chesskit.course.site.build import start_page
 
 lang = sys.argv[1]
 ex = ck.exercise("90.01")

@@ -1,4 +1,4 @@
-"""Reading moves the way learners write them (chesskit.notation)."""
+"""Reading moves the way learners write them (chesskit.rules.notation)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chesskit.errors import MoveError
-from chesskit.notation import MAX_TEXT, intents, normalize_move_text, read_move
+from chesskit.rules.notation import MAX_TEXT, intents, normalize_move_text, read_move
 
 START = chess.STARTING_FEN
 CASTLE = "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w KQkq - 0 1"

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from chesskit.notebooks import (
+from chesskit.course.notebooks import (
     LessonSourceError,
     course_root,
     lesson_notebook,

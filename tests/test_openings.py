@@ -5,8 +5,8 @@ from __future__ import annotations
 import chess
 import pytest
 
-from chesskit.diagram import BoardSvg
-from chesskit.openings import OPENINGS, Opening, name_opening, opening
+from chesskit.drawing.diagram import BoardSvg
+from chesskit.rules.openings import OPENINGS, Opening, name_opening, opening
 
 CHINESE = {"italian": "意大利开局", "spanish": "西班牙开局", "scotch": "苏格兰开局",
            "petrov": "俄罗斯防御（彼得罗夫防御）", "scandinavian": "斯堪的纳维亚防御",

@@ -8,9 +8,9 @@ import random
 import chess
 import pytest
 
-from chesskit import catalog, opponent, search
 from chesskit.errors import BankError
-from chesskit.exercises import Exercise
+from chesskit.exercises import Exercise, catalog, opponent
+from chesskit.rules import search
 
 PLAY_KINDS = ("route", "capture_all", "protect", "check_in", "prepare", "minigame")
 

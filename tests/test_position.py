@@ -9,7 +9,7 @@ import chess
 import pytest
 
 from chesskit.errors import PositionError
-from chesskit.position import is_drill, read_position, to_board
+from chesskit.rules.position import is_drill, read_position, to_board
 
 START = chess.STARTING_FEN
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from chesskit.ratings import club_points, expected_score, k_factor, rating_change
+from chesskit.rules.ratings import club_points, expected_score, k_factor, rating_change
 
 
 def test_expected_scores_add_up_to_one() -> None:

@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from chesskit.diagram import board
-from chesskit.render import save_board, svg_to_png, svgs_to_pdf
+from chesskit.drawing.diagram import board
+from chesskit.drawing.render import save_board, svg_to_png, svgs_to_pdf
 
 CAPTION = {"en": "The queen attacks f7.", "zh": "后攻击f7兵，白方走。"}
 

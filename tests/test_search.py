@@ -1,4 +1,4 @@
-"""chesskit.search: forced mates, material, perpetual check, the playout defender."""
+"""chesskit.rules.search: forced mates, material, perpetual check, the playout defender."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 import chess
 import pytest
 
-from chesskit import engine, search
+from chesskit.rules import engine, search
 
 MATE2 = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1"
 

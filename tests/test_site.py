@@ -19,7 +19,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from chesskit.site import build
+from chesskit.course.site import build
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

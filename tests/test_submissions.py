@@ -17,8 +17,8 @@ from typing import TypeVar
 
 import pytest
 
-from chesskit import submissions
-from chesskit.submissions import Submission, collect
+from chesskit.teacher import submissions
+from chesskit.teacher.submissions import Submission, collect
 
 T = TypeVar("T")
 Read = dict[str, bytes | str]
@@ -352,7 +352,7 @@ def test_a_class_with_every_bad_input_is_graded(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     import _teacher_fakes
 
-    from chesskit import grading
+    from chesskit.teacher import grading
 
     _teacher_fakes.install(monkeypatch)
     cls = tmp_path / "class"

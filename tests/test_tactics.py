@@ -1,4 +1,4 @@
-"""Tests for chesskit.tactics: every tag present in one position and absent in another, the
+"""Tests for chesskit.rules.tactics: every tag present in one position and absent in another, the
 sentences in both languages, and recall against the packaged Lichess puzzle sample."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import chess
 import pytest
 
 from chesskit.errors import MoveError, PositionError
-from chesskit.tactics import (
+from chesskit.rules.tactics import (
     MOTIFS,
     THEMES,
     VALUES,
@@ -158,7 +158,7 @@ def test_accepts_board_move_and_text_and_leaves_the_board_alone() -> None:
 
 @pytest.mark.parametrize("move", ["", "Nc9", "hello", "Ke3", "e2e5", chess.Move.from_uci("e2e5")])
 def test_bad_moves_raise_move_error(move: str | chess.Move) -> None:
-    pytest.importorskip("chesskit.explain")  # read_move names the reason through explain_move
+    pytest.importorskip("chesskit.rules.explain")  # read_move names the reason through explain_move
     with pytest.raises(MoveError):
         motifs(chess.STARTING_FEN, move)
 

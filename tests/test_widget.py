@@ -8,9 +8,7 @@ from importlib import resources
 import chess
 import pytest
 
-from chesskit.boardstate import ANSWER_MIME, BoardAnswer, board_answers
-from chesskit.games import builtin_move, game_pgn, play
-from chesskit.widget import (
+from chesskit.widgets.board import (
     BOARD_INPUTS,
     Board,
     ExerciseBoard,
@@ -18,6 +16,8 @@ from chesskit.widget import (
     result_sentence,
     square_labels,
 )
+from chesskit.widgets.boardstate import ANSWER_MIME, BoardAnswer, board_answers
+from chesskit.widgets.games import builtin_move, game_pgn, play
 
 exercises = pytest.importorskip("chesskit.exercises")
 START = chess.STARTING_FEN
@@ -218,7 +218,7 @@ def test_builtin_opponent_takes_hanging_piece_and_is_seeded() -> None:
 
 
 def test_computer_game_waits_for_the_page_then_answers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("chesskit.engine.stockfish_path", lambda: None)
+    monkeypatch.setattr("chesskit.rules.engine.stockfish_path", lambda: None)
     game = play(opponent="computer", color="black")
     assert game.waiting and game.legal == {}
     game.handle({"type": "reply"})
@@ -271,7 +271,7 @@ def test_mate_is_named_checkmate_in_both_languages() -> None:
 
 
 def test_a_clicked_pinned_piece_is_explained_like_a_typed_move() -> None:
-    from chesskit.explain import explain_move
+    from chesskit.rules.explain import explain_move
 
     typed = explain_move(chess.Board(LESSON_24), "Nxd4", lang="en")
     assert typed.code == "pinned"
@@ -332,13 +332,13 @@ def test_a_line_solved_on_the_board_is_one_correct_attempt(store) -> None:  # ty
 
 
 def _sample(kind: str, mode: str | None = None) -> exercises.Exercise:
-    from chesskit.catalog import bank
+    from chesskit.exercises.catalog import bank
 
     return next(e for e in bank(kind=kind) if mode is None or mode in e.data.values())
 
 
 def test_every_kind_has_a_board_input() -> None:
-    from chesskit.catalog import bank
+    from chesskit.exercises.catalog import bank
 
     seen = {(e.kind, str(e.data.get("mode"))): e for e in bank()}
     for ex in seen.values():
@@ -484,7 +484,7 @@ def _play_on(board: ExerciseBoard, sans: list[str]) -> None:
 
 
 def test_a_star_drill_is_done_on_the_board_with_words_for_each_step(store) -> None:  # type: ignore[no-untyped-def]
-    from chesskit.catalog import exercise
+    from chesskit.exercises.catalog import exercise
 
     ex = exercise("02.40")
     board = ExerciseBoard(exercise=ex, lang="en")
@@ -497,7 +497,7 @@ def test_a_star_drill_is_done_on_the_board_with_words_for_each_step(store) -> No
 
 
 def test_a_pawn_war_is_won_on_the_board(store) -> None:  # type: ignore[no-untyped-def]
-    from chesskit.catalog import exercise
+    from chesskit.exercises.catalog import exercise
 
     ex = exercise("04.41")
     mine = [tok for tok in ex.solutions()[0].split() if not tok[0].isdigit()][::2]

@@ -9,7 +9,7 @@ from pathlib import Path
 import _teacher_fakes
 import pytest
 
-from chesskit import worksheet as ws
+from chesskit.teacher import worksheet as ws
 
 
 @pytest.fixture(autouse=True)

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, get_args
 
 import chess
 
-from chesskit import search
+from chesskit.rules import search
 from chesskit.exercises.answers import read_number, san_line, uci_moves
 from chesskit.exercises.common import prompt_fields
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem, Question
-from chesskit.explain import explain_move
+from chesskit.rules.explain import explain_move
 from chesskit.i18n import color_name, languages, localize, piece_on, t, to_traditional
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """Rule helpers several kinds share: explaining a move, naming pieces, the task's square.
 
->>> from chesskit.explain import explain_move
+>>> from chesskit.rules.explain import explain_move
 >>> b = chess.Board("8/8/8/4k3/8/3Q4/8/4K3 b - - 0 1")
 >>> named_king(b, explain_move(b, "Kd4", lang="en"), "en")
 'The black king cannot go to d4, because the queen on d3 attacks that square.'
@@ -14,9 +14,9 @@ import chess
 
 from chesskit.exercises.answers import move_tokens, san_line
 from chesskit.exercises.protocol import BoardMarks, Lang
-from chesskit.explain import Verdict, explain_move
+from chesskit.rules.explain import Verdict, explain_move
 from chesskit.i18n import color_name, join_words, piece_name, piece_on, t
-from chesskit.tactics import describe_motifs, motifs
+from chesskit.rules.tactics import describe_motifs, motifs
 
 if TYPE_CHECKING:
     from chesskit.exercises.feedback import Feedback

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 import chess
 
-from chesskit import ratings, search
+from chesskit.rules import ratings, search
 from chesskit.exercises.answers import number_text, read_number
 from chesskit.exercises.common import prompt_fields, squares_board
 from chesskit.exercises.feedback import Feedback

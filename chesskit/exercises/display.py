@@ -1,7 +1,7 @@
 """Showing an exercise in a notebook: the task as Markdown, then the board.
 
 In a live kernel the board is the on-board widget; this module is the one place that imports
-``chesskit.widget``, lazily, when a widget is asked for (the widget imports the exercises, so a
+``chesskit.widgets.board``, lazily, when a widget is asked for (the widget imports the exercises, so a
 module-level import would be a cycle).  Elsewhere (an exported page, nbclient) the SVG diagram
 is shown.
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from chesskit.diagram import BoardSvg, board
+from chesskit.drawing.diagram import BoardSvg, board
 from chesskit.exercises.protocol import Lang
 
 if TYPE_CHECKING:
@@ -24,15 +24,15 @@ if TYPE_CHECKING:
 
 
 def board_svg(ex: Exercise, *, lang: Lang = None) -> BoardSvg:
-    """The board of the exercise as SVG (chesskit.diagram.board), with the task's marks."""
+    """The board of the exercise as SVG (chesskit.drawing.diagram.board), with the task's marks."""
     marks = ex.board_marks()
     return board(ex._board, marks=dict(marks.marks) or None, arrows=list(marks.arrows) or None,
                  lang=lang)
 
 
 def exercise_widget(ex: Exercise) -> Any:
-    """The on-board widget for ``ex`` (the one lazy import of ``chesskit.widget``)."""
-    from chesskit.widget import Board
+    """The on-board widget for ``ex`` (the one lazy import of ``chesskit.widgets.board``)."""
+    from chesskit.widgets.board import Board
 
     return Board(ex._board.fen(), exercise=ex)
 

@@ -1,4 +1,4 @@
-"""``minigame``: a small game with a one-sentence rule (``rule``, see :mod:`chesskit.opponent`)
+"""``minigame``: a small game with a one-sentence rule (``rule``, see :mod:`chesskit.exercises.opponent`)
 played against the built-in opponent within ``max_moves`` moves; the whole game written as the
 learner's moves (the opponent's replies may be written too), replayed against the same
 deterministic opponent.
@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from chesskit import opponent
+from chesskit.exercises import opponent
 from chesskit.exercises.answers import move_tokens, san_line
 from chesskit.exercises.common import defender_turn, fail_code
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, Kind, Lang, Problem
-from chesskit.explain import explain_move
+from chesskit.rules.explain import explain_move
 from chesskit.i18n import color_name, t
 
 if TYPE_CHECKING:

@@ -30,10 +30,10 @@ from chesskit.exercises.protocol import (
 )
 from chesskit.exercises.registry import KINDS
 from chesskit.i18n import color_name, localize, t
-from chesskit.position import to_board
+from chesskit.rules.position import to_board
 
 if TYPE_CHECKING:
-    from chesskit.diagram import BoardSvg
+    from chesskit.drawing.diagram import BoardSvg
 
 EMPTY_FEN = "8/8/8/8/8/8/8/8 w - - 0 1"
 
@@ -198,7 +198,7 @@ class Exercise:
 
     # -- display ------------------------------------------------------------------------
     def board_svg(self, *, lang: Lang = None) -> BoardSvg:
-        """The board of the exercise as SVG (chesskit.diagram.board), with its marks."""
+        """The board of the exercise as SVG (chesskit.drawing.diagram.board), with its marks."""
         return display.board_svg(self, lang=lang)
 
     def widget(self) -> Any:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, get_args
 
 import chess
 
-from chesskit import search
+from chesskit.rules import search
 from chesskit.exercises.answers import move_tokens
 from chesskit.exercises.common import after as _after
 from chesskit.exercises.common import (
@@ -27,11 +27,11 @@ from chesskit.exercises.common import (
 )
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Goal, Kind, Lang, Problem
-from chesskit.explain import explain_move
+from chesskit.rules.explain import explain_move
 from chesskit.i18n import color_name, piece_on, t
-from chesskit.notation import read_move
-from chesskit.tactics import WHY_NOT, why_not
-from chesskit.tactics import motifs as _motifs
+from chesskit.rules.notation import read_move
+from chesskit.rules.tactics import WHY_NOT, why_not
+from chesskit.rules.tactics import motifs as _motifs
 
 if TYPE_CHECKING:
     from chesskit.exercises.model import Exercise

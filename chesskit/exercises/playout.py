@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from chesskit import opponent, search
+from chesskit.exercises import opponent
+
+from chesskit.rules import search
 from chesskit.exercises.answers import move_tokens, san_line
 from chesskit.exercises.common import defender_turn, fail_code, prompt_fields
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, Kind, Lang, Problem
-from chesskit.explain import explain_move
+from chesskit.rules.explain import explain_move
 from chesskit.i18n import color_name, piece_on, t
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ from chesskit.exercises.answers import move_tokens
 from chesskit.exercises.common import fail_code, on
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem
-from chesskit.explain import explain_move
+from chesskit.rules.explain import explain_move
 from chesskit.i18n import join_words, piece_on, t
 
 if TYPE_CHECKING:

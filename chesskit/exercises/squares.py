@@ -26,7 +26,7 @@ from chesskit.exercises.protocol import (
     SquaresMode,
     square_mark,
 )
-from chesskit.explain import explain_move
+from chesskit.rules.explain import explain_move
 from chesskit.i18n import color_name, piece_on, t
 
 if TYPE_CHECKING:

@@ -43,8 +43,8 @@ from importlib import resources
 import chess
 
 from chesskit.i18n import color_name, join_words, piece_name, piece_on, t
-from chesskit.notation import read_move
-from chesskit.position import to_board
+from chesskit.rules.notation import read_move
+from chesskit.rules.position import to_board
 
 MOTIFS = (
     "check", "mate", "stalemate", "capture", "promotion", "en_passant", "castling", "fork",

@@ -17,10 +17,10 @@ from typing import Any
 import chess
 import chess.svg
 
+from chesskit.drawing.render import FONT_FAMILY
 from chesskit.errors import PositionError
 from chesskit.i18n import color_name, get_language, localize, piece_name, t
-from chesskit.position import Position, is_drill, to_board
-from chesskit.render import FONT_FAMILY
+from chesskit.rules.position import Position, is_drill, to_board
 
 SQUARE = 45
 SQUARE_COLORS = {"light": "#ffce9e", "dark": "#d18b47"}

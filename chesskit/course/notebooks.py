@@ -258,7 +258,7 @@ def exercise_ids(lesson: Lesson) -> tuple[list[str], list[str]]:
     ``lesson.review`` items from lessons ``review_from`` up to the one before, seeded by the
     lesson number, so the same build always picks the same items.
     """
-    from chesskit.catalog import bank
+    from chesskit.exercises.catalog import bank
 
     earlier = [item.id for item in bank() if max(1, lesson.review_from) <= item.lesson
                < lesson.number and item.kind != "playout"]
@@ -273,7 +273,7 @@ def own_exercise_ids(number: int) -> list[str]:
     >>> own_exercise_ids(7)[:2]
     ['07.01', '07.02']
     """
-    from chesskit.catalog import bank
+    from chesskit.exercises.catalog import bank
 
     own = list(bank(lesson=number))
     composed = [item.id for item in own if not item.data.get("generated")]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import chess
 
-from chesskit.diagram import BoardSvg
+from chesskit.drawing.diagram import BoardSvg
 from chesskit.errors import OpeningError
 from chesskit.i18n import language, languages, localize, t
 
@@ -46,7 +46,7 @@ class Opening:
 
     def board(self, *, lang: str | None = None, **board_kwargs: object) -> BoardSvg:
         """The final position with the last move marked and the name and moves as caption."""
-        from chesskit.diagram import board
+        from chesskit.drawing.diagram import board
 
         final = self.final_board()
         caption = t("openings.caption", lang=lang, name=self.title(lang=lang),

@@ -67,7 +67,7 @@ class Assignment:
 def _lesson_ids(number: int, slug: str) -> tuple[str, ...]:
     """The items the built exercise notebook of a lesson holds: from its lesson source in the
     course folder this package sits in (a checkout), else the lesson's own bank items."""
-    from chesskit import notebooks
+    from chesskit.course import notebooks
 
     with contextlib.suppress(notebooks.LessonSourceError):
         root = notebooks.course_root(Path(__file__).parent)
@@ -80,7 +80,7 @@ def _lesson_ids(number: int, slug: str) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=4)
 def _lesson_parts(bank_key: object) -> tuple[Part, ...]:
-    from chesskit import catalog
+    from chesskit.exercises import catalog
 
     del bank_key  # only keys the cache: another bank (a test's) has other parts
     return tuple(Part(f"{info.lesson:02d}-{info.slug}", _lesson_ids(info.lesson, info.slug),
@@ -89,7 +89,7 @@ def _lesson_parts(bank_key: object) -> tuple[Part, ...]:
 
 def lesson_parts() -> tuple[Part, ...]:
     """Every lesson's exercise notebook as a part (``01-mate`` with its items)."""
-    from chesskit import catalog
+    from chesskit.exercises import catalog
 
     return _lesson_parts(catalog.bank_dir())
 
@@ -118,7 +118,7 @@ def _due(value: object) -> float | None:
 
 
 def _known(ids: Iterable[object]) -> tuple[str, ...]:
-    from chesskit import catalog
+    from chesskit.exercises import catalog
 
     out = []
     for raw in ids:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import chess
 
 from chesskit.errors import MoveError
-from chesskit.position import Position, to_board
+from chesskit.rules.position import Position, to_board
 
 MAX_TEXT = 64
 """Longer texts are never a move; they are refused before any other work."""
@@ -202,7 +202,7 @@ def read_move(position: Position, text: str) -> chess.Move:
     moves = legal_matches(board, intents(text))
     if len(moves) == 1:
         return moves[0]
-    from chesskit.explain import explain_move  # explain builds on this module
+    from chesskit.rules.explain import explain_move  # explain builds on this module
 
     verdict = explain_move(board, text)
     raise MoveError(verdict.code, verdict.message)

@@ -62,7 +62,7 @@ def save_board(position: object, path: str | pathlib.Path, **board_kwargs: Any) 
     >>> save_board("start", "/tmp/start.svg").name
     'start.svg'
     """
-    from chesskit.diagram import board
+    from chesskit.drawing.diagram import board
     from chesskit.i18n import t
 
     target = pathlib.Path(path)

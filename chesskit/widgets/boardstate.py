@@ -1,6 +1,6 @@
 """Answers given on the board, read from a saved notebook (no code is run).
 
-Two records exist. Every :class:`chesskit.widget.ExerciseBoard` writes its answer into a cell
+Two records exist. Every :class:`chesskit.widgets.board.ExerciseBoard` writes its answer into a cell
 output of its own (mime type ``application/vnd.chesskit.answer+json``), which every notebook
 frontend saves. Older notebooks have it only in the widget state that JupyterLab saves with
 ``saveState`` on (``exercise_id`` and ``answer`` among the board's synced traits). The output

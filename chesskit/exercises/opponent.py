@@ -30,7 +30,7 @@ from typing import Literal, get_args
 
 import chess
 
-from chesskit import search
+from chesskit.rules import search
 from chesskit.errors import ChessKitError
 
 Rule = Literal["pawn_war", "king_race", "most_captures", "piece_v_pawns"]

@@ -1,6 +1,6 @@
 """Printable worksheets: numbered diagrams on A4 pages, and an answer key on pages of its own.
 
-Pages are SVG drawn in millimetres, turned into one PDF by :func:`chesskit.render.svgs_to_pdf`.
+Pages are SVG drawn in millimetres, turned into one PDF by :func:`chesskit.drawing.render.svgs_to_pdf`.
 
 >>> wrap("Find the mate in one move.", width=6)
 ['Find the', 'mate in', 'one move.']
@@ -17,9 +17,9 @@ from typing import Any
 
 import chess
 
+from chesskit.drawing.render import FONT_FAMILY, svg_to_png, svgs_to_pdf
 from chesskit.errors import WorksheetError
 from chesskit.i18n import color_name, t
-from chesskit.render import FONT_FAMILY, svg_to_png, svgs_to_pdf
 
 PAGE_W, PAGE_H, MARGIN = 210.0, 297.0, 15.0
 GRIDS = {6: (2, 3), 12: (3, 4)}
@@ -157,7 +157,7 @@ def write_pngs(exercises: Iterable[Any], folder: Path, *, lang: str | None = Non
 def select(*, lesson: int | None = None, topic: str | None = None, count: int = 12,
            lang: str | None = None) -> list[Any]:
     """The first ``count`` exercises of the bank for a lesson and/or topic, by id."""
-    from chesskit import catalog
+    from chesskit.exercises import catalog
 
     return catalog.matching(lesson=lesson, topic=topic, lang=lang)[:count]
 

@@ -2,7 +2,7 @@
 
 The browser side (``static/board.js``) only draws what the traitlets say and sends requests
 ("move e2 to e4", "toggle d4", "step back"); :class:`Board` answers every request here, so an
-illegal try is explained with :func:`chesskit.explain.explain_move` and the JavaScript never
+illegal try is explained with :func:`chesskit.rules.explain.explain_move` and the JavaScript never
 knows a rule.
 
 >>> b = Board("start")
@@ -27,16 +27,16 @@ import chess
 import chess.pgn
 import traitlets
 
-from chesskit.boardstate import ANSWER_MIME
 from chesskit.errors import ChessKitError, MoveError
 from chesskit.exercises.hints import ladder as hint_ladder
 from chesskit.exercises.protocol import BoardInput
 from chesskit.i18n import color_name, get_language, join_words, piece_name, piece_on, t
+from chesskit.widgets.boardstate import ANSWER_MIME
 
 if TYPE_CHECKING:
-    from chesskit.diagram import BoardSvg
+    from chesskit.drawing.diagram import BoardSvg
     from chesskit.exercises import Exercise, Feedback
-    from chesskit.explain import Verdict
+    from chesskit.rules.explain import Verdict
 
 _STATIC = resources.files("chesskit") / "static"
 _UI_KEYS = ("flip", "first", "back", "forward", "last", "takeback", "clear", "move_box",
@@ -57,7 +57,7 @@ BOARD_INPUTS: tuple[BoardInput, ...] = get_args(BoardInput)
 
 
 def _to_board(position: object) -> chess.Board:
-    from chesskit.position import to_board
+    from chesskit.rules.position import to_board
 
     return to_board(position)  # type: ignore[arg-type]
 
@@ -359,7 +359,7 @@ class Board(anywidget.AnyWidget):
         tries = sorted(board.generate_pseudo_legal_moves(chess.BB_SQUARES[origin]),
                        key=lambda m: m.uci())
         if tries:
-            from chesskit.explain import explain_move
+            from chesskit.rules.explain import explain_move
 
             verdict = explain_move(board, tries[0], lang=self.lang)
             self.say(verdict.message, squares=verdict.squares or [origin], kind="error")
@@ -369,8 +369,8 @@ class Board(anywidget.AnyWidget):
                  kind="error")
 
     def type_text(self, text: str) -> Verdict | None:
-        """A move typed in the text box, read with :func:`chesskit.notation.read_move`."""
-        from chesskit.notation import read_move
+        """A move typed in the text box, read with :func:`chesskit.rules.notation.read_move`."""
+        from chesskit.rules.notation import read_move
 
         try:
             move = read_move(self._frames[self.index], text)
@@ -380,7 +380,7 @@ class Board(anywidget.AnyWidget):
 
     def move(self, move: str | chess.Move) -> Verdict:
         """Play ``move`` (SAN, UCI or a chess.Move) if it is legal, else explain why not."""
-        from chesskit.explain import explain_move
+        from chesskit.rules.explain import explain_move
 
         board = self._frames[self.index]
         verdict = explain_move(board, move, lang=self.lang)
@@ -478,7 +478,7 @@ class Board(anywidget.AnyWidget):
 
     def svg(self) -> BoardSvg:
         """The position as the course's SVG diagram (what exported notebooks show)."""
-        from chesskit.diagram import board as diagram
+        from chesskit.drawing.diagram import board as diagram
 
         marks = {colour: list(squares) for colour, squares in sorted(self.marks.items())}
         if self.marked:
@@ -556,7 +556,7 @@ class ExerciseBoard(Board):
 
     Every answer given on the board is graded by ``Exercise.check`` like a typed one, recorded
     with :func:`chesskit.learner.record_attempt`, and written into the cell's output (see
-    :data:`ANSWER_MIME` and chesskit.boardstate), which every frontend saves with the notebook.
+    :data:`ANSWER_MIME` and chesskit.widgets.boardstate), which every frontend saves with the notebook.
     The synced ``exercise_id`` + ``answer`` traits are the older, widget-state copy.
     """
 

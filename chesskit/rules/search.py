@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterator
 import chess
 import chess.engine
 
-from chesskit import engine as stockfish
 from chesskit.errors import EngineMissingError
+from chesskit.rules import engine as stockfish
 
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9,
           chess.KING: 0}

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple, cast
 
 import chess
 
-from chesskit import bank_engine
+from chesskit.exercises import bank_engine
 from chesskit.errors import BankError, ChessKitError
 from chesskit.exercises import Exercise, Goal, KindName
 from chesskit.i18n import t

@@ -3,7 +3,7 @@ move, and every refused move as good as the best accepted one (that the goal is 
 accepted. ``chesskit check-bank`` runs it after the rule checks.
 
 The item's legal moves are graded as ``Exercise.check`` grades them, and Stockfish
-(:mod:`chesskit.engine`, depth ``DEPTH``) scores the ``TOP`` best moves in one multipv search and
+(:mod:`chesskit.rules.engine`, depth ``DEPTH``) scores the ``TOP`` best moves in one multipv search and
 every accepted move outside them on its own. Scores are in centipawns from the mover's side; a
 mate in n plies is ``MATE - n``. A refused move as good as the best accepted one is always among
 the top moves, unless ``TOP`` refused moves are better still (and then those are reported).
@@ -49,7 +49,7 @@ from importlib import resources
 import chess
 import chess.engine
 
-from chesskit import engine, search
+from chesskit.rules import engine, search
 from chesskit.errors import EngineMissingError
 from chesskit.exercises import Exercise
 

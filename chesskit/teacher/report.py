@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from chesskit.assignment import Assignment, Part
 from chesskit.errors import BankError
-from chesskit.gradebook import Gradebook, Mark, StudentResult
 from chesskit.i18n import get_language, localize, t
+from chesskit.teacher.assignment import Assignment, Part
+from chesskit.teacher.gradebook import Gradebook, Mark, StudentResult
 
 HELP_BELOW = 50  # a student under this percent on a part needs help with it
 TOP_WRONG = 3
@@ -96,7 +96,7 @@ def _cell(text: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _task(exercise_id: str, lang: str) -> str:
-    from chesskit import catalog
+    from chesskit.exercises import catalog
 
     try:
         return str(catalog.exercise(exercise_id).prompt_text(lang=lang))
@@ -107,7 +107,7 @@ def _task(exercise_id: str, lang: str) -> str:
 @functools.lru_cache(maxsize=256)
 def _part_title(part: Part, lang: str) -> str:
     """"07-castling · Castling" for a lesson's notebook, the notebook's name otherwise."""
-    from chesskit import catalog
+    from chesskit.exercises import catalog
 
     if part.lesson is None:
         return part.name

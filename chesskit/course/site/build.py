@@ -12,7 +12,7 @@ How it fits together:
   ``pyodide-lock.json`` (sha256 of each file) and preloaded by ``loadPyodideOptions.packages``,
   so no ``%pip`` cell and no index is needed in the browser;
 - ``loadPyodideOptions.env`` sets ``CHESSKIT_DATA_DIR``, and a hidden first cell of every
-  notebook runs :func:`chesskit.site.browser.keep_progress`, which keeps that folder in the
+  notebook runs :func:`chesskit.course.site.browser.keep_progress`, which keeps that folder in the
   browser's IndexedDB, so progress survives a reload.
 
 >>> browser_requirements("Requires-Dist: pexpect; sys_platform != 'emscripten'\\n")
@@ -48,7 +48,7 @@ DEFAULT_CACHE = ROOT / ".cache" / "site"
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 DATA_DIR = "/home/pyodide/chesskit"
 KEEP_PROGRESS = ("# keeps your progress in this browser\n"
-                 "from chesskit.site.browser import keep_progress\n\nawait keep_progress()")
+                 "from chesskit.course.site.browser import keep_progress\n\nawait keep_progress()")
 # What the course needs in the browser, beyond what its packages require.
 ROOTS = ("micropip", "piplite", "pyodide-kernel", "ipykernel", "widgetsnbextension",
          "chesskit-course")

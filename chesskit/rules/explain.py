@@ -15,8 +15,8 @@ import chess
 
 from chesskit.errors import MoveError, PositionError
 from chesskit.i18n import get_language, join_words, piece_name, piece_on, t
-from chesskit.notation import MoveIntent, intents, legal_matches
-from chesskit.position import Position, is_drill, to_board
+from chesskit.rules.notation import MoveIntent, intents, legal_matches
+from chesskit.rules.position import Position, is_drill, to_board
 
 CODES = (
     "ok", "unparseable", "ambiguous", "game_over", "no_piece", "wrong_side", "own_piece",

@@ -20,10 +20,10 @@ import chess.engine
 import chess.pgn
 import traitlets
 
-from chesskit import engine
 from chesskit.errors import EngineMissingError
 from chesskit.i18n import color_name, t
-from chesskit.widget import Board
+from chesskit.rules import engine
+from chesskit.widgets.board import Board
 
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9,
           chess.KING: 0}

@@ -3,8 +3,8 @@
 Answers are read with :mod:`ast` from the notebook source (the literal argument of
 ``ck.answer("12.07", "...")``) and from the board, then judged by the exercise bank.  A notebook
 that calls ``os.system`` or loops forever grades like any other: nothing is executed.
-Finding the files is :mod:`chesskit.submissions`; reading one notebook is
-:mod:`chesskit.answer_reader`; what counts is :mod:`chesskit.assignment`.
+Finding the files is :mod:`chesskit.teacher.submissions`; reading one notebook is
+:mod:`chesskit.teacher.answer_reader`; what counts is :mod:`chesskit.teacher.assignment`.
 
 >>> notebook_answers({"cells": [{"cell_type": "code", "source": 'ck.answer("01.01", "Ra8#")'}]})
 ([Found(exercise_id='01.01', answer='Ra8#', origin='code', after_solution=False)], None)
@@ -32,7 +32,9 @@ from typing import IO, Any
 import chess
 
 from chesskit import i18n
-from chesskit.answer_reader import (
+from chesskit.errors import GradingError
+from chesskit.i18n import t
+from chesskit.teacher.answer_reader import (
     Answer,
     Found,
     _board_answers,
@@ -40,11 +42,14 @@ from chesskit.answer_reader import (
     _read_notebook,
     notebook_answers,
 )
-from chesskit.assignment import Assignment, course_default, parse_assignment, read_assignment
-from chesskit.errors import GradingError
-from chesskit.gradebook import Check, Gradebook, Handed, Mark, StudentResult, cached_check
-from chesskit.i18n import t
-from chesskit.submissions import MAX_BYTES, StoredFile, Submission, _load, collect
+from chesskit.teacher.assignment import (
+    Assignment,
+    course_default,
+    parse_assignment,
+    read_assignment,
+)
+from chesskit.teacher.gradebook import Check, Gradebook, Handed, Mark, StudentResult, cached_check
+from chesskit.teacher.submissions import MAX_BYTES, StoredFile, Submission, _load, collect
 
 __all__ = ["MAX_BYTES", "Answer", "Found", "Report", "StoredFile", "Submission", "collect",
            "grade", "grade_submission", "main", "notebook_answers"]
@@ -119,7 +124,7 @@ def _checked(exercise_id: str, answer: str | tuple[str, ...], lang: str, book: s
              ) -> Check:
     """One check, remembered for the run and in the gradebook across runs: a class gives the
     same answers again and again."""
-    from chesskit import catalog
+    from chesskit.exercises import catalog
 
     key = _check_key(exercise_id, answer, lang)
     known = cached_check(book, key) if book else None
@@ -140,8 +145,8 @@ def _checked(exercise_id: str, answer: str | tuple[str, ...], lang: str, book: s
 @functools.lru_cache(maxsize=65536)
 def _canonical(exercise_id: str, answer: str) -> str:
     """A move answer as its SAN, so "nf3", "Ng1-f3" and "g1f3" are checked once."""
-    from chesskit import catalog
-    from chesskit.notation import read_move
+    from chesskit.exercises import catalog
+    from chesskit.rules.notation import read_move
 
     exercise = catalog.exercise(exercise_id)
     if exercise.kind != "move":
@@ -175,7 +180,7 @@ def _credit(exercise: Any, answer: str, code: str, normalised: str) -> float | N
 
 def _judge(found: Found, *, lang: str, book: str = "") -> Mark:
     """The mark for one answer of a known exercise, in the student's language."""
-    from chesskit import catalog
+    from chesskit.exercises import catalog
 
     after = bool(getattr(found, "after_solution", False))
     if found.answer is None:
@@ -274,7 +279,8 @@ def grade_submission(submission: Submission, *, plan: Plan | None = None, digest
 
 
 def _bank_fingerprint() -> str:
-    from chesskit import __version__, catalog
+    from chesskit import __version__
+    from chesskit.exercises import catalog
 
     digest = hashlib.sha256(__version__.encode())
     for entry in sorted(Path(catalog.bank_dir()).glob("*.toml")):
@@ -424,7 +430,7 @@ def grade(submissions: Iterable[str | Path], *, out: str | Path, lang: str | Non
     since the last run is not graded again, so an interrupted run simply resumes.  Students
     already in the gradebook and not among ``submissions`` are kept as they are.
     """
-    from chesskit.report import write_outputs
+    from chesskit.teacher.report import write_outputs
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -466,7 +472,7 @@ def grade(submissions: Iterable[str | Path], *, out: str | Path, lang: str | Non
 def _manage(args: argparse.Namespace) -> int:
     """``--remove NAME`` / ``--rename OLD NEW``: change the gradebook, then rewrite the
     outputs from it."""
-    from chesskit.report import write_outputs
+    from chesskit.teacher.report import write_outputs
 
     folder = Path(args.out)
     if not (folder / "gradebook.sqlite").exists():

@@ -1,0 +1,2 @@
+"""The board layer: the anywidget board (``board``), answers saved with a notebook
+(``boardstate``) and practice games (``games``)."""
