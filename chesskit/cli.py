@@ -11,13 +11,13 @@ import sys
 from chesskit.errors import ChessKitError
 
 COMMANDS = {
-    "check-bank": ("chesskit.exercises.catalog", "check_bank_main", "verify every exercise of the bank"),
-    "grade": ("chesskit.teacher.grading", "main", "grade exercise notebooks without running them"),
-    "worksheet": ("chesskit.teacher.worksheet", "main", "print a PDF worksheet with an answer key"),
-    "homework": ("chesskit.teacher.homework", "main", "build a homework notebook from the bank"),
-    "progress": ("chesskit.learner", "progress_main", "show or export your own progress"),
-    "build": ("chesskit.course.notebooks", "main", "rebuild the course notebooks from their sources"),
-    "site": ("chesskit.course.site", "main", "build the course as a static site that runs offline"),
+    "check-bank": ("exercises.catalog", "check_bank_main", "verify every exercise of the bank"),
+    "grade": ("teacher.grading", "main", "grade exercise notebooks without running them"),
+    "worksheet": ("teacher.worksheet", "main", "print a PDF worksheet with an answer key"),
+    "homework": ("teacher.homework", "main", "build a homework notebook from the bank"),
+    "progress": ("learner", "progress_main", "show or export your own progress"),
+    "build": ("course.notebooks", "main", "rebuild the course notebooks from their sources"),
+    "site": ("course.site", "main", "build the course as a static site that runs offline"),
 }
 
 
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Error: unknown command {args[0]!r}.\n\n{_usage()}", file=sys.stderr)
         return 2
     module, function, _ = COMMANDS[args[0]]
-    run = getattr(importlib.import_module(module), function)
+    run = getattr(importlib.import_module(f"chesskit.{module}"), function)
     try:
         return int(run(args[1:]) or 0)
     except ChessKitError as error:

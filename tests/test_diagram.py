@@ -10,7 +10,7 @@ import chess.svg
 import pytest
 
 from chesskit.drawing.diagram import FILL_COLORS, OUTLINE_COLORS, BoardSvg, alt_text, board
-from chesskit.drawing.render import FONT_FAMILY
+from chesskit.drawing.text import FONT_FAMILY
 from chesskit.errors import PositionError
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -17,7 +17,7 @@ from typing import Any
 import chess
 import chess.svg
 
-from chesskit.drawing.render import FONT_FAMILY
+from chesskit.drawing.text import FONT_FAMILY, wrap
 from chesskit.errors import PositionError
 from chesskit.i18n import color_name, get_language, localize, piece_name, t
 from chesskit.rules.position import Position, is_drill, to_board
@@ -260,26 +260,6 @@ def _arrow_svg(frame: _Frame, tail: chess.Square, head: chess.Square, color: str
             + " ".join(f"{_num(x)},{_num(y)}" for x, y in points) + '"/></g>')
 
 
-def _text_width(text: str) -> float:
-    """Rough width of ``text`` in ems: CJK characters are one em, others about half."""
-    return sum(1.0 if ord(char) > 0x2E80 else 0.55 for char in text)
-
-
-def _wrap(text: str, *, width: float) -> list[str]:
-    """Break a caption into lines that fit ``width`` ems, at spaces or between CJK characters."""
-    tokens = re.findall(r"[\u2e80-\uffff][，。、；：！？）」』]*|[^\s\u2e80-\uffff]+|\s+", text)
-    lines, line = [], ""
-    for token in tokens:
-        if line.strip() and _text_width((line + token).rstrip()) > width:
-            lines.append(line.rstrip())
-            line = token.lstrip()
-        else:
-            line += token
-    if line.strip():
-        lines.append(line.strip())
-    return lines
-
-
 def _caption_svg(frame: _Frame, lines: list[str]) -> str:
     if not lines:
         return ""
@@ -352,7 +332,7 @@ def board(position: Position, *, marks: Mapping[str, object] | None = None,
     checked = _checked(position_board, check)
     frame = _Frame(orientation=orientation, coordinates=coordinates)
     caption_text = localize(caption, lang=lang) if caption else ""
-    lines = _wrap(caption_text, width=frame.width / _CAPTION_SIZE - 1)
+    lines = wrap(caption_text, width=frame.width / _CAPTION_SIZE - 1)
     height = frame.board_bottom + (16 if coordinates else 1)
     if lines:
         height += (4 if coordinates else 8) + _CAPTION_LINE * len(lines)

@@ -12,9 +12,6 @@ from typing import Any
 
 from chesskit.errors import RenderError
 
-FONT_FAMILY = "Noto Sans CJK SC"
-"""The font every chesskit SVG names first: cairosvg uses only the first family it is given."""
-
 SUFFIXES = (".svg", ".png", ".pdf")
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, get_args
 
 import chess
 
-from chesskit.rules import search
+from chesskit.rules import values, search
 from chesskit.exercises.answers import read_number, san_line, uci_moves
 from chesskit.exercises.common import prompt_fields
 from chesskit.exercises.feedback import Feedback
@@ -66,7 +66,7 @@ def choice_key(ex: Exercise) -> int:
         return next((i for i, hit in enumerate(rules) if hit), 4)
     if question == "legal":
         return 0 if board.is_legal(chess.Move.from_uci(str(ex.data["move"]))) else 1
-    diff = search.balance(board)
+    diff = values.balance(board)
     return 0 if diff > 0 else 1 if diff < 0 else 2
 
 
@@ -110,8 +110,8 @@ def _choice_reason(ex: Exercise, key: int, lang: Lang) -> str:
         return explain_move(board, move.uci(), lang=lang).message
     if question == "evaluation":
         return t("exercises.reason_material", lang=lang,
-                 white=search.material(board, chess.WHITE),
-                 black=search.material(board, chess.BLACK))
+                 white=values.material(board, chess.WHITE),
+                 black=values.material(board, chess.BLACK))
     if question == "draw_rule":
         return t(f"exercises.reason_draw_{OPTIONS['draw_rule'][key]}", lang=lang)
     king = board.king(board.turn)

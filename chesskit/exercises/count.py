@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 import chess
 
-from chesskit.rules import ratings, search
+from chesskit.rules import values, ratings, search
 from chesskit.exercises.answers import number_text, read_number
 from chesskit.exercises.common import prompt_fields, squares_board
 from chesskit.exercises.feedback import Feedback
@@ -64,7 +64,7 @@ def count_value(ex: Exercise) -> float:
     if what == "legal_moves":
         return board.legal_moves.count()
     if what == "material":
-        return search.balance(board)
+        return values.balance(board)
     if what == "attackers":
         return len(board.attackers(_attacker_color(ex), ex._square()))
     moved = squares_board(ex)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, get_args
 
 import chess
 
-from chesskit.rules import search
+from chesskit.rules import values, search
 from chesskit.exercises.answers import move_tokens
 from chesskit.exercises.common import after as _after
 from chesskit.exercises.common import (
@@ -44,7 +44,7 @@ REVIEW_GOALS = ("mate", "win_material", "fork", "pin", "skewer", "discovered_att
 
 
 def _victim_value(board: chess.Board, move: chess.Move) -> int:
-    return search.VALUES[board.piece_type_at(move.to_square) or chess.PAWN]
+    return values.VALUES[board.piece_type_at(move.to_square) or chess.PAWN]
 
 
 def _develop_problem(board: chess.Board, move: chess.Move) -> str | None:

@@ -30,7 +30,7 @@ from typing import Literal, get_args
 
 import chess
 
-from chesskit.rules import search
+from chesskit.rules import values, search
 from chesskit.errors import ChessKitError
 
 Rule = Literal["pawn_war", "king_race", "most_captures", "piece_v_pawns"]
@@ -59,7 +59,7 @@ class Game:
 
     def captured(self, board: chess.Board, color: chess.Color) -> int:
         """The points ``color`` has taken so far (what the other side lost)."""
-        return search.material(self.start, not color) - search.material(board, not color)
+        return values.material(self.start, not color) - values.material(board, not color)
 
 
 def _promoted(board: chess.Board) -> chess.Color | None:
@@ -119,7 +119,7 @@ def _score(game: Game, board: chess.Board, color: chess.Color) -> int:
         return 10 * (game.captured(board, color) - game.captured(board, other))
     pawns = 10 * (len(board.pieces(chess.PAWN, color)) - len(board.pieces(chess.PAWN, other)))
     return pawns + 3 * (_advance(board, color) - _advance(board, other)) \
-        + search.material(board, color) - search.material(board, other) \
+        + values.material(board, color) - values.material(board, other) \
         + _race(board, color)
 
 
@@ -245,7 +245,7 @@ def winning_line(game: Game, *, most_nodes: int = 300_000) -> list[chess.Move] |
 def _learner_order(game: Game, board: chess.Board) -> list[chess.Move]:
     """The learner's moves, most promising first (promotions, captures, pawn pushes)."""
     def key(move: chess.Move) -> tuple[int, str]:
-        gain = search.VALUES.get(move.promotion or chess.KING, 0) + search.VALUES.get(
+        gain = values.VALUES.get(move.promotion or chess.KING, 0) + values.VALUES.get(
             board.piece_type_at(move.to_square) or chess.KING, 0)
         return (-gain, move.uci())
     return sorted(board.legal_moves, key=key)

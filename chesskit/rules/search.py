@@ -18,26 +18,10 @@ import chess.engine
 
 from chesskit.errors import EngineMissingError
 from chesskit.rules import engine as stockfish
+from chesskit.rules.values import VALUES, balance
 
-VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9,
-          chess.KING: 0}
 MATE_SCORE = 1000
 _CENTRE = (3.5, 3.5)
-
-
-def material(board: chess.Board, color: chess.Color) -> int:
-    """The material of one side with the values 1 3 3 5 9.
-
-    >>> material(chess.Board(), chess.WHITE)
-    39
-    """
-    return sum(value * chess.popcount(board.pieces_mask(piece, color))
-               for piece, value in VALUES.items() if value)
-
-
-def balance(board: chess.Board) -> int:
-    """White's material minus Black's."""
-    return material(board, chess.WHITE) - material(board, chess.BLACK)
 
 
 def ordered_moves(board: chess.Board) -> list[chess.Move]:

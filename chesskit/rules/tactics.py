@@ -45,16 +45,13 @@ import chess
 from chesskit.i18n import color_name, join_words, piece_name, piece_on, t
 from chesskit.rules.notation import read_move
 from chesskit.rules.position import to_board
+from chesskit.rules.values import VALUES, worth
 
 MOTIFS = (
     "check", "mate", "stalemate", "capture", "promotion", "en_passant", "castling", "fork",
     "pin", "skewer", "discovered_attack", "discovered_check", "double_check", "hanging",
     "back_rank_mate", "smothered_mate",
 )
-VALUES: dict[chess.PieceType, int] = {
-    chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9,
-}
-_KING_WORTH = 100
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 _LINES = {chess.ROOK: _ORTHOGONAL, chess.BISHOP: _DIAGONAL, chess.QUEEN: _ORTHOGONAL + _DIAGONAL}
@@ -62,25 +59,6 @@ _SLIDERS = (chess.BISHOP, chess.ROOK, chess.QUEEN)
 
 Position = str | chess.BaseBoard
 MoveLike = chess.Move | str
-
-
-def worth(piece_type: chess.PieceType) -> int:
-    """The value of a piece for comparing targets; the king is worth more than everything.
-
-    >>> worth(chess.ROOK), worth(chess.KING) > worth(chess.QUEEN)
-    (5, True)
-    """
-    return VALUES.get(piece_type, _KING_WORTH)
-
-
-def material(board: chess.Board) -> int:
-    """White's material minus Black's, with the values 1 3 3 5 9.
-
-    >>> material(chess.Board("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"))
-    5
-    """
-    return sum(value * (len(board.pieces(kind, chess.WHITE)) - len(board.pieces(kind, chess.BLACK)))
-               for kind, value in VALUES.items())
 
 
 def _walk(square: chess.Square, step: tuple[int, int]) -> Iterator[chess.Square]:

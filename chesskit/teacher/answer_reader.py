@@ -225,7 +225,7 @@ def notebook_answers(notebook: Mapping[str, Any]) -> tuple[list[Found], str | No
 
 def board_found(records: object) -> list[Found]:
     """Board answers as Found: from a list of records with ``exercise_id``, ``answer`` and
-    ``after_solution`` (``chesskit.widgets.boardstate.BoardAnswer``), or from a mapping id -> answer.
+    ``after_solution`` (``widgets.boardstate.BoardAnswer``), or from a mapping id -> answer.
 
     >>> board_found({"07.01": "O-O"})
     [Found(exercise_id='07.01', answer='O-O', origin='board', after_solution=False)]
@@ -243,7 +243,7 @@ def board_found(records: object) -> list[Found]:
 
 
 def _board_answers(notebook: Mapping[str, Any]) -> list[Found]:
-    """Answers given on the board, as ``chesskit.widgets.boardstate`` records them in the notebook."""
+    """Answers given on the board, as ``widgets.boardstate`` records them in the notebook."""
     try:
         from chesskit.widgets.boardstate import board_answers
     except ImportError:

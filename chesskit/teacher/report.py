@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from chesskit.drawing.text import ems
 from chesskit.errors import BankError
 from chesskit.i18n import get_language, localize, t
 from chesskit.teacher.assignment import Assignment, Part
@@ -127,11 +128,6 @@ def student_file(student: str) -> str:
     return f"{safe or 'student'}-{hashlib.sha256(student.encode()).hexdigest()[:8]}.html"
 
 
-def _text_width(text: str) -> int:
-    """About how many pixels ``text`` takes at 12 px (CJK characters are full width)."""
-    return sum(12 if ord(c) > 0x2E80 else 7 for c in text)
-
-
 def bar_chart(rows: list[tuple[str, int, int]], *, title: str) -> str:
     """An inline SVG with a horizontal bar per ``(label, done, out of)`` row.
 
@@ -139,7 +135,7 @@ def bar_chart(rows: list[tuple[str, int, int]], *, title: str) -> str:
     2
     """
     row, width = 22, 300
-    left = max([_text_width(label) for label, _, _ in rows] + [40]) + 10
+    left = max([round(12 * ems(label)) for label, _, _ in rows] + [40]) + 10
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 90}" '
              f'height="{row * len(rows) + 20}" role="img" aria-label="{html.escape(title)}" '
              'font-family="Noto Sans CJK SC, sans-serif" font-size="12">'

@@ -1,9 +1,9 @@
 """Printable worksheets: numbered diagrams on A4 pages, and an answer key on pages of its own.
 
-Pages are SVG drawn in millimetres, turned into one PDF by :func:`chesskit.drawing.render.svgs_to_pdf`.
+Pages are SVG drawn in millimetres, turned into one PDF by ``render.svgs_to_pdf``.
 
->>> wrap("Find the mate in one move.", width=6)
-['Find the', 'mate in', 'one move.']
+>>> len(select(lesson=12, count=6))
+6
 """
 
 from __future__ import annotations
@@ -17,33 +17,14 @@ from typing import Any
 
 import chess
 
-from chesskit.drawing.render import FONT_FAMILY, svg_to_png, svgs_to_pdf
+from chesskit.drawing.render import svg_to_png, svgs_to_pdf
+from chesskit.drawing.text import FONT_FAMILY, wrap
 from chesskit.errors import WorksheetError
 from chesskit.i18n import color_name, t
 
 PAGE_W, PAGE_H, MARGIN = 210.0, 297.0, 15.0
 GRIDS = {6: (2, 3), 12: (3, 4)}
 _KEY_LINES = 48
-
-
-def _em(char: str) -> float:
-    return 1.0 if ord(char) > 0x2E80 else 0.55
-
-
-def wrap(text: str, *, width: float) -> list[str]:
-    """Lines of at most ``width`` ems; Chinese breaks anywhere, English between words."""
-    lines: list[str] = []
-    for paragraph in text.splitlines() or [""]:
-        line, size = "", 0.0
-        for token in re.findall(r"[\u2e80-\uffff]|\S+\s*", paragraph):
-            extent = sum(_em(c) for c in token.rstrip())
-            if line and size + extent > width:
-                lines.append(line.rstrip())
-                line, size = "", 0.0
-            line += token
-            size += sum(_em(c) for c in token)
-        lines.append(line.rstrip())
-    return lines
 
 
 def _text(x: float, y: float, text: str, *, size: float, anchor: str = "start",

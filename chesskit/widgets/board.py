@@ -556,7 +556,8 @@ class ExerciseBoard(Board):
 
     Every answer given on the board is graded by ``Exercise.check`` like a typed one, recorded
     with :func:`chesskit.learner.record_attempt`, and written into the cell's output (see
-    :data:`ANSWER_MIME` and chesskit.widgets.boardstate), which every frontend saves with the notebook.
+    :data:`ANSWER_MIME` and ``widgets.boardstate``), which every frontend saves with the
+    notebook.
     The synced ``exercise_id`` + ``answer`` traits are the older, widget-state copy.
     """
 

@@ -23,10 +23,9 @@ import traitlets
 from chesskit.errors import EngineMissingError
 from chesskit.i18n import color_name, t
 from chesskit.rules import engine
+from chesskit.rules.values import VALUES
 from chesskit.widgets.board import Board
 
-VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9,
-          chess.KING: 0}
 # level 1..8 -> Stockfish "Skill Level" and search depth: a beginner's opponent
 _SKILL = (0, 1, 2, 4, 6, 9, 13, 20)
 _DEPTH = (1, 1, 2, 3, 4, 6, 8, 12)
