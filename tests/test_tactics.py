@@ -16,13 +16,11 @@ from chesskit.errors import MoveError, PositionError
 from chesskit.rules.tactics import (
     MOTIFS,
     THEMES,
-    VALUES,
     WHY_NOT,
     bank_puzzles,
     describe_motifs,
     discovered_targets,
     fork_targets,
-    material,
     motifs,
     pinned_by,
     pins_made,
@@ -32,6 +30,7 @@ from chesskit.rules.tactics import (
     theme_rates,
     why_not,
 )
+from chesskit.rules.values import VALUES, balance
 
 # (tag, fen, move where the tag is present, move where it is absent)
 CASES = [
@@ -143,10 +142,10 @@ def test_helpers() -> None:
     discovered = chess.Board("3q3k/1r6/8/8/8/3N4/4QPPP/3R2K1 w - - 0 1")
     assert discovered_targets(discovered, chess.Move.from_uci("d3c5")) == [(chess.D1, chess.D8)]
     assert discovered_targets(discovered, chess.Move.from_uci("d3f4")) == []
-    assert material(chess.Board()) == 0
-    assert material(chess.Board("4k3/8/8/8/8/8/8/R2QK3 w - - 0 1")) == 14
+    assert balance(chess.Board()) == 0
+    assert balance(chess.Board("4k3/8/8/8/8/8/8/R2QK3 w - - 0 1")) == 14
     assert VALUES == {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5,
-                      chess.QUEEN: 9}
+                      chess.QUEEN: 9, chess.KING: 0}
 
 
 def test_accepts_board_move_and_text_and_leaves_the_board_alone() -> None:
