@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import chess
 
-from chesskit.drawing.diagram import BoardSvg
 from chesskit.errors import OpeningError
 from chesskit.i18n import language, languages, localize, t
+
+if TYPE_CHECKING:  # an opening draws itself with the drawing layer, imported when it does
+    from chesskit.drawing.diagram import BoardSvg
 
 
 @dataclass(frozen=True)
