@@ -43,7 +43,7 @@ from pathlib import Path
 from chesskit.errors import ChessKitError
 from chesskit.i18n import language, languages
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_CACHE = ROOT / ".cache" / "site"
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 DATA_DIR = "/home/pyodide/chesskit"
