@@ -32,6 +32,7 @@ import chess
 
 from chesskit import search
 from chesskit.errors import ChessKitError
+from chesskit.i18n import piece_name, t
 
 Rule = Literal["pawn_war", "king_race", "most_captures", "piece_v_pawns"]
 RULES: tuple[Rule, ...] = get_args(Rule)
@@ -349,13 +350,18 @@ def _king_distance(board: chess.Board, color: chess.Color) -> int:
     return 8 * chess.square_distance(ours, theirs) + chess.square_manhattan_distance(ours, theirs)
 
 
-def _threatened(board: chess.Board, color: chess.Color) -> int:
-    """How many pieces of ``color`` the lone king attacks that ``color`` does not protect."""
+def _loose(board: chess.Board, color: chess.Color) -> list[chess.Square]:
+    """The pieces of ``color`` the lone king attacks that ``color`` does not protect."""
     king = board.king(not color)
     if king is None:
-        return 0
-    return sum(1 for sq in board.attacks(king) & board.occupied_co[color]
-               if not board.is_attacked_by(color, sq))
+        return []
+    return [sq for sq in chess.SquareSet(board.attacks(king) & board.occupied_co[color])
+            if not board.is_attacked_by(color, sq)]
+
+
+def _threatened(board: chess.Board, color: chess.Color) -> int:
+    """How many pieces of ``color`` the lone king attacks that ``color`` does not protect."""
+    return len(_loose(board, color))
 
 
 def _attack_key(board: chess.Board, move: chess.Move,
@@ -411,6 +417,43 @@ def _positions(board: chess.Board) -> set[object]:
         replay.push(move)
         seen.add(replay._transposition_key())
     return seen
+
+
+def step_reason(board: chess.Board, move: chess.Move, *, attacker: chess.Color,
+                lang: str | None = None) -> str:
+    """Why a move of a basic-mate game is played, in one sentence for a child: the attacker
+    saves a piece, makes the box smaller, checks, brings the king or waits; the lone king runs
+    from the edge.  "" for the mate itself (the board announces it).
+
+    >>> b = chess.Board("8/8/8/3k4/8/8/8/RR4K1 w - - 0 1")
+    >>> step_reason(b, chess.Move.from_uci("a1a4"), attacker=chess.WHITE, lang="en")
+    'The box gets smaller: the black king has 32 squares left.'
+    """
+    after = board.copy(stack=False)
+    after.push(move)
+    if after.is_checkmate():
+        return ""
+    lone = not attacker
+    king = chess.KING
+    if board.turn == lone:
+        return t("exercises.demo_defend", lang=lang,
+                 king=piece_name(king, color=lone, lang=lang))
+    piece = board.piece_type_at(move.from_square) or king
+    fields = {"piece": piece_name(piece, lang=lang), "king": piece_name(king, color=lone,
+                                                                        lang=lang)}
+    smaller = ladder_box(after, attacker)
+    if move.from_square in _loose(board, attacker):
+        key = "demo_safe"
+    elif piece != king and smaller < ladder_box(board, attacker):
+        key = "demo_box"
+    elif after.is_check():
+        key = "demo_check"
+    elif piece == king:
+        key = "demo_king"
+        fields["piece"] = piece_name(king, color=attacker, lang=lang)
+    else:
+        key = "demo_wait"
+    return t(f"exercises.{key}", lang=lang, n=smaller, **fields)
 
 
 def ending(board: chess.Board) -> str:

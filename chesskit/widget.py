@@ -237,7 +237,8 @@ class Board(anywidget.AnyWidget):
             self.index = index
             self.count = len(self._frames)
             self.fen = board.fen()
-            self.lastmove = board.peek().uci() if board.move_stack else ""
+            moved = [move for move in board.move_stack if move]  # a drill's passes are null
+            self.lastmove = moved[-1].uci() if moved else ""
             king = board.king(board.turn) if board.is_check() else None
             self.check = chess.square_name(king) if king is not None else ""
             self.legal = self._legal_now(board)
@@ -430,8 +431,12 @@ class Board(anywidget.AnyWidget):
     def goto(self, index: int) -> Board:
         """Show position number ``index`` (clamped to the list)."""
         self._show(max(0, min(index, len(self._frames) - 1)))
-        self.say(self._ending[2] if self._announce_end else "")
+        self.say(self._step_words())
         return self
+
+    def _step_words(self) -> str:
+        """What to say when a position is stepped to: how the game ended, if it did."""
+        return self._ending[2] if self._announce_end else ""
 
     def flip(self) -> Board:
         """Turn the board round."""
@@ -511,10 +516,12 @@ def _game_frames(text: str, *, start: chess.Board) -> list[chess.Board]:
     """Every position of a game given as PGN or as SAN moves, from ``start``."""
     import io
 
+    if "[FEN " not in text:  # the moves are read from ``start``
+        text = f'[FEN "{start.fen()}"]\n[SetUp "1"]\n\n{text}'
     game = chess.pgn.read_game(io.StringIO(text))
     if game is None:
         return [start]
-    board = game.board() if game.headers.get("FEN") else start.copy()
+    board = game.board()
     frames = [board.copy()]
     for move in game.mainline_moves():
         board.push(move)
@@ -572,6 +579,8 @@ class ExerciseBoard(Board):
     solution_shown = traitlets.Bool(False).tag(sync=True)
     after_solution = traitlets.Bool(False).tag(sync=True)
     solution_choice = traitlets.Unicode("").tag(sync=True)
+    demo = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """"Show solution" of a whole game: one sentence per position of the game played out."""
     _announce_end = False
 
     def __init__(self, position: object = None, *, exercise: Exercise, size: int = 400,
@@ -657,7 +666,10 @@ class ExerciseBoard(Board):
         self._record(answer, feedback)
         return feedback
 
-    def _record(self, answer: str, feedback: Feedback, *, announce: bool = True) -> None:
+    def _record(self, answer: str, feedback: Feedback, *, announce: bool = True,
+                first: str = "") -> None:
+        """Record and save an answer; ``announce`` its feedback under the board (after the
+        sentence ``first``, e.g. the other side's move)."""
         again = self.solved and feedback.correct  # a line played on after its key move
         if feedback.code not in ("empty", "incomplete") and not again:
             _store_attempt(self.exercise, feedback, answer)
@@ -670,7 +682,7 @@ class ExerciseBoard(Board):
             self.correct = feedback.correct
             self.solved = self.solved or feedback.correct
         if announce:
-            self.say(feedback.message, squares=feedback.squares,
+            self.say(sentences(first, feedback.message, lang=self.lang), squares=feedback.squares,
                      kind="ok" if feedback.correct else
                      "info" if feedback.code == "incomplete" else "error")
 
@@ -742,20 +754,27 @@ class ExerciseBoard(Board):
 
     def _drill_step(self, board: chess.Board) -> None:
         """A drill where one side moves alone (stars, capture everything, get ready to castle):
-        the kind answers each move with a pass, and the moves so far are checked; the notation
-        items that also take moves (both sides play, then Submit) get no reply."""
+        the kind answers each move with a pass or its scripted reply, the learner's moves so far
+        are checked, and the marks keep only the targets left; the notation items that also
+        take moves (both sides play, then Submit) get no reply."""
         if board.turn == self._start.turn:
             return
         reply = self.exercise.defender_reply(board)
         if reply is None:
             return
-        passed = board.copy()
-        passed.push(reply)
-        self._frames = self._frames[: self.index + 1] + [passed]
+        replied = board.copy()
+        words = t("widget.played", lang=self.lang, side=color_name(board.turn, lang=self.lang),
+                  san=board.san(reply)) if reply else ""
+        replied.push(reply)
+        self._frames = self._frames[: self.index + 1] + [replied]
         self._show(self.index + 1)
-        answer = " ".join(_sans(passed)[len(self._start.move_stack):])
+        answer = " ".join(_sans(replied)[len(self._start.move_stack)::2])
         feedback = self.exercise.check(answer, lang=self.lang)
-        self._record(answer, feedback)
+        self._record(answer, feedback, first=words)
+        if feedback.code in ("incomplete", "correct"):
+            left = [chess.square_name(s) for s in feedback.squares] if not feedback.correct \
+                else []
+            self.marks = {colour: left for colour in self.exercise.board_marks().marks}
         if feedback.code != "incomplete":
             self.mode = "view"
             self._show(self.index)
@@ -788,6 +807,9 @@ class ExerciseBoard(Board):
             self.say(t("widget.no_solution", lang=self.lang))
             return
         self.solution_shown = True
+        if self._input == "game":
+            self._play_out(solutions[0])
+            return
         drawn = self.exercise.solution_marks()
         if drawn.placement:
             board = chess.Board(None)
@@ -799,6 +821,37 @@ class ExerciseBoard(Board):
         if drawn.marks:
             self.marks = {**self.marks, **{c: list(s) for c, s in drawn.marks.items()}}
         self.say(self._solution_words(solutions, drawn.marks), kind="info")
+
+    def _play_out(self, game: str) -> None:
+        """Put the solution's game on the board to step through with the arrow buttons (and
+        keys), a sentence for each move: the move, why it is played (the technique of the
+        basic mates), how the game ended."""
+        from chesskit import opponent
+
+        frames = _game_frames(game, start=self._start)
+        attacker, taught = self._start.turn, bool(opponent.ending(self._start))
+        words = [t("widget.demo_start", lang=self.lang)]
+        total = len(frames) - 1
+        for number, (before, after) in enumerate(zip(frames, frames[1:], strict=False), 1):
+            move = after.peek()
+            why = opponent.step_reason(before, move, attacker=attacker, lang=self.lang) \
+                if taught else ""
+            step = t("widget.demo_step", lang=self.lang, number=number, total=total,
+                     side=color_name(before.turn, lang=self.lang), san=before.san(move))
+            end = self._game_end(after)[2] or (t("widget.demo_won", lang=self.lang, side=color_name(
+                attacker, lang=self.lang)) if number == total else "")
+            words.append(sentences(step, why, end, lang=self.lang))
+        with self.hold_sync():
+            self.waiting = False
+            self.mode = "view"
+            self.arrows = []
+            self.show_moves = True
+            self.demo = words
+            self._frames = frames
+            self.goto(0)
+
+    def _step_words(self) -> str:
+        return self.demo[self.index] if self.demo else super()._step_words()
 
     def _solution_words(self, solutions: list[str], marks: Mapping[str, Sequence[str]]) -> str:
         if self._input == "placement":

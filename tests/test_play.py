@@ -324,3 +324,74 @@ def test_the_attacker_never_stalemates_and_is_deterministic() -> None:
         opponent.demonstration(again, max_moves=30)
     with pytest.raises(opponent.OpponentError):
         opponent.demonstration(chess.Board(), max_moves=3)
+
+
+# -- capture_all with scripted replies -------------------------------------------------------
+def test_capture_all_against_scripted_replies() -> None:
+    ex = item("05.45")
+    assert ex.data["replies"] == "a7a5 h7h5 a5a4"
+    assert ex.solutions() == ["Ra1 Rxa5 Rxh5", "Re5 Rxa5 Rxh5"]
+    assert ex.check("Ra1 Rxa5 Rxh5", lang="en").correct
+    assert ex.prompt_text(lang="en").startswith(
+        "White to move: capture all 2 Black pieces in 3 moves. After each of your moves, Black "
+        "moves once, in this order: a7-a5, h7-h5 and a5-a4.")
+    stood_still = ex.check("Re7 Rxa7 Rxh7", lang="en")  # the pawns have gone from a7 and h7
+    assert stood_still.code == "incomplete"
+    assert stood_still.message == "2 pieces are still left to capture."
+    board = ex.board()
+    board.push_san("Ra1")
+    assert ex.defender_reply(board) == chess.Move.from_uci("a7a5")
+    board.push(chess.Move.from_uci("a7a5"))
+    board.push_san("Rxa5")
+    assert ex.defender_reply(board) == chess.Move.from_uci("h7h5")
+
+
+def test_a_scripted_reply_that_cannot_be_played_is_a_pass() -> None:
+    ex = item("05.45")
+    board = ex.board()
+    for uci in ("e1e7", "a7a5", "e7h7", "0000", "h7a7"):  # h7 taken: h7h5 cannot be played
+        board.push(chess.Move.from_uci(uci))
+    assert ex.defender_reply(board) == chess.Move.from_uci("a5a4")
+    board = ex.board()
+    board.push_san("Re5")
+    board.push(chess.Move.from_uci("a7a5"))
+    board.push_san("Rxa5")
+    board.push(chess.Move.from_uci("h7h5"))
+    board.push_san("Rxh5")
+    assert ex.defender_reply(board) == chess.Move.null()
+
+
+def test_check_bank_refuses_bad_scripts() -> None:
+    fen = "8/p6p/8/8/8/8/8/4R3 w - - 0 1"
+    with pytest.raises(BankError, match="'a7-a5' is not a move"):
+        Exercise(id="x", lesson=5, kind="capture_all", fen=fen,
+                 data={"par": 3, "replies": "a7-a5"})
+    nowhere = Exercise(id="x", lesson=5, kind="capture_all", fen=fen,
+                       data={"par": 3, "replies": "a7a5 b7b5"})
+    assert nowhere.spec.verify(nowhere) == [
+        ("replies", "b7b5 starts where no black piece stands or goes")]
+    blocked = Exercise(id="x", lesson=5, kind="capture_all",
+                       fen="8/p7/8/8/8/8/8/4R3 w - - 0 1", data={"par": 2, "replies": "a7a4"})
+    assert blocked.spec.verify(blocked) == [
+        ("replies", "a7a4 cannot be played after the shortest solution's move 1")]
+    long = Exercise(id="x", lesson=5, kind="capture_all", fen=fen,
+                    data={"par": 3, "replies": "a7a6 a6a5 h7h6 h6h5"})
+    assert long.spec.verify(long) == [
+        ("replies", "only 3 replies can be played, one after each move of the learner")]
+
+
+# -- show me: the attacker's game, a sentence per move -------------------------------------
+def test_every_step_of_a_shown_mate_has_a_reason() -> None:
+    ex = item("10.20")
+    board = ex.board()
+    reasons = []
+    for move in opponent.demonstration(board.copy(), max_moves=int(ex.data["max_moves"])):
+        reasons.append(opponent.step_reason(board, move, attacker=chess.WHITE, lang="en"))
+        board.push(move)
+    assert board.is_checkmate() and reasons[-1] == ""
+    assert all(reasons[:-1])
+    assert reasons[0] == "The box gets smaller: the black king has 24 squares left."
+    assert reasons[1] == "The black king runs away from the edge as far as it can."
+    assert opponent.step_reason(chess.Board("8/8/8/8/8/2k5/1R6/4K3 w - - 0 1"),
+                                chess.Move.from_uci("b2h2"), attacker=chess.WHITE,
+                                lang="zh-Hans") == "车离开对方的王，不让王吃掉它。"

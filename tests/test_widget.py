@@ -504,3 +504,68 @@ def test_a_pawn_war_is_won_on_the_board(store) -> None:  # type: ignore[no-untyp
     board = ExerciseBoard(exercise=ex, lang="en")
     _play_on(board, mine)
     assert board.correct and board.mode == "view" and "win" in board.message
+
+
+def test_a_capture_drill_with_scripted_replies_on_the_board(store) -> None:  # type: ignore[no-untyped-def]
+    from chesskit.catalog import exercise
+
+    board = ExerciseBoard(exercise=exercise("05.45"), lang="en")
+    assert board.marks == {"cross": ["a7", "h7"]}
+    _play_on(board, ["Ra1"])
+    assert board.message == "Black played a5. 2 pieces are still left to capture."
+    assert board.marks == {"cross": ["a5", "h7"]} and board.lastmove == "a7a5"
+    _play_on(board, ["Rxa5"])
+    assert board.message == "Black played h5. One piece is still left to capture."
+    _play_on(board, ["Rxh5"])
+    assert board.correct and board.mode == "view" and board.answer == "Ra1 Rxa5 Rxh5"
+    assert board.marks == {"cross": []}
+    assert [(a.answer, a.correct) for a in store.attempts()] == [("Ra1 Rxa5 Rxh5", True)]
+
+
+def test_a_star_drill_shows_the_last_real_move_and_the_stars_left() -> None:
+    from chesskit.catalog import exercise
+
+    board = ExerciseBoard(exercise=exercise("02.40"), lang="en")
+    _play_on(board, ["Ra5"])
+    assert board.lastmove == "a1a5" and board.marks == {"yellow": ["e5", "e8"]}
+    assert board.answer == "Ra5" and board.message == "2 stars are still waiting: e5 and e8."
+
+
+def test_show_me_plays_the_mate_out_step_by_step() -> None:
+    from chesskit.catalog import exercise
+
+    ex = exercise("10.20")
+    board = ExerciseBoard(exercise=ex, lang="en")
+    board.handle({"type": "solution"})
+    assert board.count == 24  # the start and the 23 moves of the attacker's game
+    assert (board.index, board.mode, board.solution_shown) == (0, "view", True)
+    assert board.message.startswith("Watch the whole game: press")
+    assert len(board.demo) == board.count and board.legal == {}
+    board.handle({"type": "step", "delta": 1})
+    assert board.message == ("Step 1 of 23: White plays Re1. The box gets smaller: the black "
+                             "king has 24 squares left.")
+    assert board.lastmove == "b1e1" and board.movetext == "1. Re1"
+    board.handle({"type": "step", "delta": 1})
+    assert board.message.startswith("Step 2 of 23: Black plays Kd4.")
+    board.handle({"type": "step", "delta": -1})
+    assert board.message.startswith("Step 1 of 23")
+    board.handle({"type": "goto", "index": 9999})
+    assert board.message == "Step 23 of 23: White plays Rd6#. Checkmate! White wins."
+    assert chess.Board(board.fen).is_checkmate()
+    again = ExerciseBoard(exercise=ex, lang="zh-Hans")
+    again.show_solution()
+    twice = ExerciseBoard(exercise=ex, lang="zh-Hans")
+    twice.show_solution()
+    assert again.demo == twice.demo  # deterministic
+    again.step(1)
+    assert again.message.startswith("第1步（共23步）：白方走Re1。方框变小了：黑王只剩24个格子。")
+
+
+def test_show_me_plays_a_mini_game_out_to_its_winner() -> None:
+    from chesskit.catalog import exercise
+
+    board = ExerciseBoard(exercise=exercise("04.41"), lang="en")
+    board.show_solution()
+    board.goto(board.count - 1)
+    assert board.message.endswith("Game over: White wins.")
+    assert board.message.startswith(f"Step {board.count - 1} of {board.count - 1}: White plays")
