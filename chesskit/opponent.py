@@ -291,36 +291,58 @@ def _fence(board: chess.Board, color: chess.Color, lines: int) -> chess.SquareSe
     return found
 
 
-def box(board: chess.Board, color: chess.Color, *, lines: int = 3) -> int:
-    """The size of the box: the squares the lone king of ``not color`` can walk to through
-    squares the pieces of ``color`` (queen, rooks) do not attack, its own square counted.
+def box_squares(board: chess.Board, color: chess.Color, *, lines: int = 3,
+                guards: bool = False) -> chess.SquareSet:
+    """The box: the squares the lone king of ``not color`` can walk to through squares the
+    pieces of ``color`` (queen, rooks; with ``guards`` the king too) do not attack, its own
+    square included.
 
-    >>> box(chess.Board("8/8/8/8/8/8/R7/4K2k w - - 0 1"), chess.WHITE)
-    3
+    >>> box_squares(chess.Board("8/8/8/8/8/8/R7/4K2k w - - 0 1"), chess.WHITE)
+    SquareSet(0x0000_0000_0000_00e0)
+    >>> len(box_squares(chess.Board("8/8/8/8/8/8/R7/4K2k w - - 0 1"), chess.WHITE, guards=True))
+    2
     """
     king = board.king(not color)
     if king is None:
-        return 0
+        return chess.SquareSet()
     blocked = _fence(board, color, lines) | chess.SquareSet(board.occupied_co[color])
+    own = board.king(color)
+    if guards and own is not None:
+        blocked |= chess.SquareSet(chess.BB_KING_ATTACKS[own])
     seen, todo = {king}, [king]
     while todo:
         for step in chess.SquareSet(chess.BB_KING_ATTACKS[todo.pop()]):
             if step not in seen and step not in blocked:
                 seen.add(step)
                 todo.append(step)
-    return len(seen)
+    return chess.SquareSet(seen)
+
+
+def box(board: chess.Board, color: chess.Color, *, lines: int = 3) -> int:
+    """The size of the box (:func:`box_squares`).
+
+    >>> box(chess.Board("8/8/8/8/8/8/R7/4K2k w - - 0 1"), chess.WHITE)
+    3
+    """
+    return len(box_squares(board, color, lines=lines))
+
+
+def ladder_squares(board: chess.Board, color: chess.Color) -> chess.SquareSet:
+    """The box the technique shrinks: for two rooks the ladder's (rank lines only, or file
+    lines only, the smaller), else the whole box."""
+    if len(board.pieces(chess.ROOK, color)) == 2:
+        return min(box_squares(board, color, lines=1), box_squares(board, color, lines=2),
+                   key=len)
+    return box_squares(board, color)
 
 
 def ladder_box(board: chess.Board, color: chess.Color) -> int:
-    """The box the technique shrinks: for two rooks the ladder's (rank lines only, or file
-    lines only, the smaller), else the whole box.
+    """The size of :func:`ladder_squares`.
 
     >>> ladder_box(chess.Board("8/8/8/8/3k4/8/R7/1R4K1 w - - 0 1"), chess.WHITE)
     47
     """
-    if len(board.pieces(chess.ROOK, color)) == 2:
-        return min(box(board, color, lines=1), box(board, color, lines=2))
-    return box(board, color)
+    return len(ladder_squares(board, color))
 
 
 def _edge(board: chess.Board, color: chess.Color) -> int:
@@ -422,12 +444,13 @@ def _positions(board: chess.Board) -> set[object]:
 def step_reason(board: chess.Board, move: chess.Move, *, attacker: chess.Color,
                 lang: str | None = None) -> str:
     """Why a move of a basic-mate game is played, in one sentence for a child: the attacker
-    saves a piece, makes the box smaller, checks, brings the king or waits; the lone king runs
+    saves a piece, makes the box smaller (the squares the lone king can walk to, see
+    :func:`box_squares` with ``guards``), checks, brings the king or waits; the lone king runs
     from the edge.  "" for the mate itself (the board announces it).
 
     >>> b = chess.Board("8/8/8/3k4/8/8/8/RR4K1 w - - 0 1")
     >>> step_reason(b, chess.Move.from_uci("a1a4"), attacker=chess.WHITE, lang="en")
-    'The box gets smaller: the black king has 32 squares left.'
+    'The box gets smaller: the black king has 24 squares left.'
     """
     after = board.copy(stack=False)
     after.push(move)
@@ -436,15 +459,15 @@ def step_reason(board: chess.Board, move: chess.Move, *, attacker: chess.Color,
     lone = not attacker
     king = chess.KING
     if board.turn == lone:
-        return t("exercises.demo_defend", lang=lang,
+        return t("exercises.demo_defend", lang=lang, square=chess.square_name(move.to_square),
                  king=piece_name(king, color=lone, lang=lang))
     piece = board.piece_type_at(move.from_square) or king
     fields = {"piece": piece_name(piece, lang=lang), "king": piece_name(king, color=lone,
                                                                         lang=lang)}
-    smaller = ladder_box(after, attacker)
+    smaller = len(box_squares(after, attacker, guards=True))
     if move.from_square in _loose(board, attacker):
         key = "demo_safe"
-    elif piece != king and smaller < ladder_box(board, attacker):
+    elif piece != king and smaller < len(box_squares(board, attacker, guards=True)):
         key = "demo_box"
     elif after.is_check():
         key = "demo_check"

@@ -392,8 +392,9 @@ class Board(anywidget.AnyWidget):
         self.play_move(verdict.move)
         return verdict
 
-    def play_move(self, move: chess.Move) -> None:
-        """Push a legal move onto the shown position (later frames are dropped)."""
+    def play_move(self, move: chess.Move, *, kind: str = "ok") -> None:
+        """Push a legal move onto the shown position (later frames are dropped); say it as
+        ``kind`` ("info" for the other side's move in an exercise)."""
         board = self._frames[self.index].copy()
         san = board.san(move)
         mover = color_name(board.turn, lang=self.lang)
@@ -403,7 +404,7 @@ class Board(anywidget.AnyWidget):
         end = self._ending[2]
         check = t("widget.check", lang=self.lang) if board.is_check() and not end else ""
         self.say(sentences(t("widget.played", lang=self.lang, side=mover, san=san), end, check,
-                           lang=self.lang), kind="ok")
+                           lang=self.lang), kind=kind)
         self.after_move(board)
 
     def after_move(self, board: chess.Board) -> None:
@@ -431,12 +432,12 @@ class Board(anywidget.AnyWidget):
     def goto(self, index: int) -> Board:
         """Show position number ``index`` (clamped to the list)."""
         self._show(max(0, min(index, len(self._frames) - 1)))
-        self.say(self._step_words())
+        self._stepped()
         return self
 
-    def _step_words(self) -> str:
-        """What to say when a position is stepped to: how the game ended, if it did."""
-        return self._ending[2] if self._announce_end else ""
+    def _stepped(self) -> None:
+        """After a step to another position: say how the game ended, if it did."""
+        self.say(self._ending[2] if self._announce_end else "")
 
     def flip(self) -> Board:
         """Turn the board round."""
@@ -581,6 +582,8 @@ class ExerciseBoard(Board):
     solution_choice = traitlets.Unicode("").tag(sync=True)
     demo = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """"Show solution" of a whole game: one sentence per position of the game played out."""
+    demo_box = traitlets.List(traitlets.List(traitlets.Unicode())).tag(sync=True)
+    """The squares of the lone king's box in each position of a basic mate played out."""
     _announce_end = False
 
     def __init__(self, position: object = None, *, exercise: Exercise, size: int = 400,
@@ -787,7 +790,7 @@ class ExerciseBoard(Board):
             return
         move = self.exercise.defender_reply(board)
         if move is not None:
-            self.play_move(move)
+            self.play_move(move, kind="info")
 
     def show_hint(self) -> None:
         """The next hint: a nudge, then the piece, then the move; then "no more hints"."""
@@ -841,17 +844,26 @@ class ExerciseBoard(Board):
             end = self._game_end(after)[2] or (t("widget.demo_won", lang=self.lang, side=color_name(
                 attacker, lang=self.lang)) if number == total else "")
             words.append(sentences(step, why, end, lang=self.lang))
+        boxes = [[chess.square_name(s) for s in opponent.box_squares(frame, attacker, guards=True)]
+                 for frame in frames] if taught else []
         with self.hold_sync():
             self.waiting = False
             self.mode = "view"
             self.arrows = []
             self.show_moves = True
-            self.demo = words
+            self.demo, self.demo_box = words, boxes
             self._frames = frames
             self.goto(0)
 
-    def _step_words(self) -> str:
-        return self.demo[self.index] if self.demo else super()._step_words()
+    def _stepped(self) -> None:
+        """In a game played out by "Show solution": the step's sentence, the king's box."""
+        if not self.demo:
+            super()._stepped()
+            return
+        with self.hold_sync():
+            if self.demo_box:
+                self.marks = {"blue": self.demo_box[self.index]}
+            self.say(self.demo[self.index], kind="info")
 
     def _solution_words(self, solutions: list[str], marks: Mapping[str, Sequence[str]]) -> str:
         if self._input == "placement":

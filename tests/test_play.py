@@ -390,8 +390,8 @@ def test_every_step_of_a_shown_mate_has_a_reason() -> None:
         board.push(move)
     assert board.is_checkmate() and reasons[-1] == ""
     assert all(reasons[:-1])
-    assert reasons[0] == "The box gets smaller: the black king has 24 squares left."
-    assert reasons[1] == "The black king runs away from the edge as far as it can."
+    assert reasons[0] == "The box gets smaller: the black king has 21 squares left."
+    assert reasons[1] == "The black king goes to d4, as far from the edge as it can."
     assert opponent.step_reason(chess.Board("8/8/8/8/8/2k5/1R6/4K3 w - - 0 1"),
                                 chess.Move.from_uci("b2h2"), attacker=chess.WHITE,
                                 lang="zh-Hans") == "车离开对方的王，不让王吃掉它。"

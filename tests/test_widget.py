@@ -543,8 +543,9 @@ def test_show_me_plays_the_mate_out_step_by_step() -> None:
     assert len(board.demo) == board.count and board.legal == {}
     board.handle({"type": "step", "delta": 1})
     assert board.message == ("Step 1 of 23: White plays Re1. The box gets smaller: the black "
-                             "king has 24 squares left.")
+                             "king has 21 squares left.")
     assert board.lastmove == "b1e1" and board.movetext == "1. Re1"
+    assert len(board.marks["blue"]) == 21  # the box the sentence counts, tinted
     board.handle({"type": "step", "delta": 1})
     assert board.message.startswith("Step 2 of 23: Black plays Kd4.")
     board.handle({"type": "step", "delta": -1})
@@ -552,13 +553,14 @@ def test_show_me_plays_the_mate_out_step_by_step() -> None:
     board.handle({"type": "goto", "index": 9999})
     assert board.message == "Step 23 of 23: White plays Rd6#. Checkmate! White wins."
     assert chess.Board(board.fen).is_checkmate()
+    assert board.marks == {"blue": ["d8"]}  # the mated king's box is its own square
     again = ExerciseBoard(exercise=ex, lang="zh-Hans")
     again.show_solution()
     twice = ExerciseBoard(exercise=ex, lang="zh-Hans")
     twice.show_solution()
     assert again.demo == twice.demo  # deterministic
     again.step(1)
-    assert again.message.startswith("第1步（共23步）：白方走Re1。方框变小了：黑王只剩24个格子。")
+    assert again.message.startswith("第1步（共23步）：白方走Re1。方框变小了：黑王只剩21个格子。")
 
 
 def test_show_me_plays_a_mini_game_out_to_its_winner() -> None:

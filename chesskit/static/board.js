@@ -184,7 +184,7 @@ export default {
       input.setAttribute("aria-label", input.placeholder);
       const submits = ["squares", "placement", "moves"].includes(get("board_input"));
       btn.submit.hidden = ex ? !submits || mode === "view" : mode !== "mark";
-      btn.hint.hidden = !ex || !!get("solved");
+      btn.hint.hidden = !ex || !!get("solved") || !!(get("demo") || []).length;
       btn.solution.hidden = !ex;
       help.hidden = btn.submit.hidden && btn.hint.hidden && btn.solution.hidden;
       prompt.textContent = get("prompt") || "";
@@ -194,6 +194,7 @@ export default {
       const kind = get("message") ? get("message_kind") : feedback && (get("correct") ? "ok" : "error");
       msg.className = "ck-msg ck-" + (kind || "info");
       root.classList.toggle("ck-solved", !!get("solved"));
+      root.classList.toggle("ck-drill", get("board_input") === "moves");
       if (ex && feedback && !get("message")) msg.textContent = feedback;
       msg.hidden = !msg.textContent;
       status.textContent = get("status") || "";
