@@ -560,7 +560,7 @@ def test_show_me_plays_the_mate_out_step_by_step() -> None:
     twice.show_solution()
     assert again.demo == twice.demo  # deterministic
     again.step(1)
-    assert again.message.startswith("第1步（共23步）：白方走Re1。方框变小了：黑王只剩21个格子。")
+    assert again.message.startswith("第1步（共23步）：白方走Re1。盒子变小了：黑王只剩21个格子。")
 
 
 def test_show_me_plays_a_mini_game_out_to_its_winner() -> None:
