@@ -15,16 +15,10 @@ from pathlib import Path
 
 import chess
 import pytest
-from test_browser import (  # noqa: F401 (fixtures)
-    Lab,
-    Page,
-    browser,
-    click,
-    lab,
-    open_and_run,
-    page,
-    saved_answers,
-)
+from test_browser import Lab, Page, click, open_and_run, saved_answers
+from test_browser import browser as _browser  # noqa: F401 (fixtures keep their own names)
+from test_browser import lab as _lab  # noqa: F401
+from test_browser import page as _page  # noqa: F401
 
 from chesskit.boardstate import BoardAnswer
 from chesskit.catalog import exercise
