@@ -775,8 +775,8 @@ class ExerciseBoard(Board):
         feedback = self.exercise.check(answer, lang=self.lang)
         self._record(answer, feedback, first=words)
         if feedback.code in ("incomplete", "correct"):
-            left = [chess.square_name(s) for s in feedback.squares] if not feedback.correct \
-                else []
+            left = sorted(chess.square_name(s) for s in feedback.squares) \
+                if not feedback.correct else []
             self.marks = {colour: left for colour in self.exercise.board_marks().marks}
         if feedback.code != "incomplete":
             self.mode = "view"

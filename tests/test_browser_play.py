@@ -113,17 +113,19 @@ def test_a_pawn_war_won_by_clicking(lab: Lab, page: Page) -> None:
 
 
 def test_capture_protect_and_check_in_two_answered_on_the_board(lab: Lab, page: Page) -> None:
-    open_and_run(lab, page, "play.ipynb", "ck.exercise('05.45')", "ck.exercise('05.43')",
+    open_and_run(lab, page, "play.ipynb", "ck.exercise('05.40')", "ck.exercise('05.43')",
                  "ck.exercise('06.41')", boards=3)
-    play(page, "e1a1", board=0)
+    play(page, "d1b1", board=0)
     assert said(page, "Black played", board=0) == \
-        "Black played a5. 2 pieces are still left to capture."
-    assert marked(page, "a5", "cross", board=0) and not marked(page, "a7", "cross", board=0)
+        "Black played d3. 3 pieces are still left to capture."
+    assert marked(page, "d3", "cross", board=0) and not marked(page, "d4", "cross", board=0)
     shoot(page, "capture-1", board=0)
-    play(page, "a1a5", board=0)
-    assert said(page, "h5", board=0) == "Black played h5. One piece is still left to capture."
-    play(page, "a5h5", board=0)
-    said(page, "Right! Done in 3 moves", board=0)
+    play(page, "b1b6", board=0)
+    assert said(page, "Ne4", board=0) == "Black played Ne4. 2 pieces are still left to capture."
+    play(page, "f1d3", board=0)
+    assert said(page, "One piece", board=0) == "One piece is still left to capture."
+    play(page, "d3e4", board=0)
+    said(page, "Right! Done in 4 moves", board=0)
     play(page, "d2f3", board=1)
     assert said(page, "Right", board=1).startswith("Right!")
     shoot(page, "protect-done", board=1)
@@ -146,11 +148,11 @@ def test_capture_protect_and_check_in_two_answered_on_the_board(lab: Lab, page: 
     shoot(page, "checkin-done", board=2)
     page.keyboard.press("Control+s")
     path = lab.root / "play.ipynb"
-    for id_ in ("05.45", "05.43", "06.41"):
+    for id_ in ("05.40", "05.43", "06.41"):
         answers = [a for a in saved_answers(path, id_) if a.exercise_id == id_]
         assert answers and exercise(id_).check(answers[0].answer).correct, (id_, answers)
     answers = {a.exercise_id: a.answer for a in saved_answers(path, "06.41")}
-    assert answers == {"05.45": "Ra1 Rxa5 Rxh5", "05.43": "Nf3", "06.41": line}
+    assert answers == {"05.40": "Rb1 Rxb6 Bxd3 Bxe4", "05.43": "Nf3", "06.41": line}
 
 
 def test_show_solution_plays_the_mate_out_move_by_move(lab: Lab, page: Page) -> None:

@@ -121,7 +121,8 @@ def test_the_prompt_and_hints_of_a_route() -> None:
 
 # -- capture_all, prepare -----------------------------------------------------------------
 def test_capture_all_in_the_fewest_moves() -> None:
-    ex = item("05.40")
+    ex = Exercise(id="x", lesson=5, kind="capture_all", fen="8/8/1r3n2/8/3p4/8/8/3R1B2 w - - 0 1",
+                  data={"par": 4})
     assert ex.check("Rxd4 Rd6 Rxb6 Rxf6", lang="en").correct
     assert ex.check("Rxd4 Rxd... ", lang="en").code in ("unparseable", "illegal")
     assert ex.check("Rxd4", lang="en").message == "2 pieces are still left to capture."
@@ -328,37 +329,37 @@ def test_the_attacker_never_stalemates_and_is_deterministic() -> None:
 
 # -- capture_all with scripted replies -------------------------------------------------------
 def test_capture_all_against_scripted_replies() -> None:
-    ex = item("05.45")
-    assert ex.data["replies"] == "a7a5 h7h5 a5a4"
-    assert ex.solutions() == ["Ra1 Rxa5 Rxh5", "Re5 Rxa5 Rxh5"]
-    assert ex.check("Ra1 Rxa5 Rxh5", lang="en").correct
+    ex = item("05.40")
+    assert ex.data["replies"] == "d4d3 f6e4"
+    assert ex.solutions() == ["Rb1 Rxb6 Bxd3 Bxe4", "Rb1 Bxd3 Rxb6 Bxe4", "Rb1 Bxd3 Bxe4 Rxb6"]
+    assert ex.check("Rb1 Rxb6 Bxd3 Bxe4", lang="en").correct
     assert ex.prompt_text(lang="en").startswith(
-        "White to move: capture all 2 Black pieces in 3 moves. After each of your moves, Black "
-        "moves once, in this order: a7-a5, h7-h5 and a5-a4.")
-    stood_still = ex.check("Re7 Rxa7 Rxh7", lang="en")  # the pawns have gone from a7 and h7
+        "White to move: capture all 3 Black pieces in 4 moves. After each of your moves, Black "
+        "moves once, in this order: d4-d3 and f6-e4.")
+    assert ex.prompt_text(lang="zh-Hans").startswith(
+        "白方走：用4步吃掉黑方全部3个棋子。你每走一步，黑方也走一步，依次是：d4-d3和f6-e4。")
+    stood_still = ex.check("Rxd4 Rd6 Rxb6 Rxf6", lang="en")  # the knight has gone to e4
     assert stood_still.code == "incomplete"
-    assert stood_still.message == "2 pieces are still left to capture."
+    assert stood_still.message == "One piece is still left to capture."
     board = ex.board()
-    board.push_san("Ra1")
-    assert ex.defender_reply(board) == chess.Move.from_uci("a7a5")
-    board.push(chess.Move.from_uci("a7a5"))
-    board.push_san("Rxa5")
-    assert ex.defender_reply(board) == chess.Move.from_uci("h7h5")
+    board.push_san("Rb1")
+    assert ex.defender_reply(board) == chess.Move.from_uci("d4d3")
+    board.push(chess.Move.from_uci("d4d3"))
+    board.push_san("Rxb6")
+    assert ex.defender_reply(board) == chess.Move.from_uci("f6e4")
 
 
 def test_a_scripted_reply_that_cannot_be_played_is_a_pass() -> None:
-    ex = item("05.45")
+    ex = item("05.40")
     board = ex.board()
-    for uci in ("e1e7", "a7a5", "e7h7", "0000", "h7a7"):  # h7 taken: h7h5 cannot be played
-        board.push(chess.Move.from_uci(uci))
-    assert ex.defender_reply(board) == chess.Move.from_uci("a5a4")
-    board = ex.board()
-    board.push_san("Re5")
-    board.push(chess.Move.from_uci("a7a5"))
-    board.push_san("Rxa5")
-    board.push(chess.Move.from_uci("h7h5"))
-    board.push_san("Rxh5")
+    board.push_san("Rxd4")  # the pawn that was to run is taken
     assert ex.defender_reply(board) == chess.Move.null()
+    board.push(chess.Move.null())
+    board.push_san("Rd6")
+    assert ex.defender_reply(board) == chess.Move.from_uci("f6e4")
+    board.push(chess.Move.from_uci("f6e4"))
+    board.push_san("Rxb6")
+    assert ex.defender_reply(board) == chess.Move.null()  # the script is over
 
 
 def test_check_bank_refuses_bad_scripts() -> None:

@@ -509,17 +509,20 @@ def test_a_pawn_war_is_won_on_the_board(store) -> None:  # type: ignore[no-untyp
 def test_a_capture_drill_with_scripted_replies_on_the_board(store) -> None:  # type: ignore[no-untyped-def]
     from chesskit.catalog import exercise
 
-    board = ExerciseBoard(exercise=exercise("05.45"), lang="en")
-    assert board.marks == {"cross": ["a7", "h7"]}
-    _play_on(board, ["Ra1"])
-    assert board.message == "Black played a5. 2 pieces are still left to capture."
-    assert board.marks == {"cross": ["a5", "h7"]} and board.lastmove == "a7a5"
-    _play_on(board, ["Rxa5"])
-    assert board.message == "Black played h5. One piece is still left to capture."
-    _play_on(board, ["Rxh5"])
-    assert board.correct and board.mode == "view" and board.answer == "Ra1 Rxa5 Rxh5"
+    board = ExerciseBoard(exercise=exercise("05.40"), lang="en")
+    assert board.marks == {"cross": ["b6", "d4", "f6"]}
+    _play_on(board, ["Rb1"])
+    assert board.message == "Black played d3. 3 pieces are still left to capture."
+    assert board.marks == {"cross": ["b6", "d3", "f6"]} and board.lastmove == "d4d3"
+    _play_on(board, ["Rxb6"])
+    assert board.message == "Black played Ne4. 2 pieces are still left to capture."
+    _play_on(board, ["Bxd3"])  # the script is over: Black passes, nothing is said for it
+    assert board.message == "One piece is still left to capture."
+    assert board.lastmove == "f1d3" and board.marks == {"cross": ["e4"]}
+    _play_on(board, ["Bxe4"])
+    assert board.correct and board.mode == "view" and board.answer == "Rb1 Rxb6 Bxd3 Bxe4"
     assert board.marks == {"cross": []}
-    assert [(a.answer, a.correct) for a in store.attempts()] == [("Ra1 Rxa5 Rxh5", True)]
+    assert [(a.answer, a.correct) for a in store.attempts()] == [("Rb1 Rxb6 Bxd3 Bxe4", True)]
 
 
 def test_a_star_drill_shows_the_last_real_move_and_the_stars_left() -> None:
