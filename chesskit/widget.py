@@ -774,13 +774,33 @@ class ExerciseBoard(Board):
         answer = " ".join(_sans(replied)[len(self._start.move_stack)::2])
         feedback = self.exercise.check(answer, lang=self.lang)
         self._record(answer, feedback, first=words)
-        if feedback.code in ("incomplete", "correct"):
-            left = sorted(chess.square_name(s) for s in feedback.squares) \
-                if not feedback.correct else []
-            self.marks = {colour: left for colour in self.exercise.board_marks().marks}
+        self._drill_marks(feedback)
         if feedback.code != "incomplete":
             self.mode = "view"
             self._show(self.index)
+
+    def _drill_marks(self, feedback: Feedback | None) -> None:
+        """A drill's marks keep only the targets left (``feedback`` says which; all of them
+        before the first move)."""
+        start = self.exercise.board_marks().marks
+        if feedback is None:
+            self.marks = {colour: list(squares) for colour, squares in start.items()}
+        elif feedback.code in ("incomplete", "correct"):
+            left = [] if feedback.correct else sorted(chess.square_name(s)
+                                                      for s in feedback.squares)
+            self.marks = {colour: left for colour in start}
+
+    def take_back(self) -> None:
+        """Take back the last move; in a drill the other side's reply goes with the learner's
+        move, and the targets of the position before come back."""
+        super().take_back()
+        board = self._frames[self.index]
+        if self._input != "moves" or board.turn == self._start.turn or \
+                self.exercise.defender_reply(board) is None:
+            return
+        super().take_back()
+        answer = " ".join(_sans(self._frames[self.index])[len(self._start.move_stack)::2])
+        self._drill_marks(self.exercise.check(answer, lang=self.lang) if answer else None)
 
     def reply(self) -> None:
         """The defender's answer in ``line`` and ``playout`` exercises."""

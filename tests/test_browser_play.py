@@ -15,15 +15,15 @@ from pathlib import Path
 
 import chess
 import pytest
+import test_browser
 from test_browser import Lab, Page, click, open_and_run, saved_answers
-from test_browser import browser as _browser  # noqa: F401 (fixtures keep their own names)
-from test_browser import lab as _lab  # noqa: F401
-from test_browser import page as _page  # noqa: F401
 
 from chesskit.boardstate import BoardAnswer
 from chesskit.catalog import exercise
 
 pytestmark = pytest.mark.browser
+browser, lab, page = test_browser.browser, test_browser.lab, test_browser.page
+"""The fixtures of tests/test_browser.py: pytest finds them under these names."""
 
 
 def said(page: Page, text: str, *, board: int = 0) -> str:

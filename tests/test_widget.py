@@ -574,3 +574,17 @@ def test_show_me_plays_a_mini_game_out_to_its_winner() -> None:
     board.goto(board.count - 1)
     assert board.message.endswith("Game over: White wins.")
     assert board.message.startswith(f"Step {board.count - 1} of {board.count - 1}: White plays")
+
+
+def test_take_back_in_a_drill_takes_the_reply_too() -> None:
+    from chesskit.catalog import exercise
+
+    board = ExerciseBoard(exercise=exercise("05.40"), lang="en")
+    _play_on(board, ["Rb1", "Rxb6"])
+    board.handle({"type": "takeback"})
+    assert board.message == "The move Rxb6 was taken back."
+    assert board.board.turn == chess.WHITE and board.marks == {"cross": ["b6", "d3", "f6"]}
+    board.handle({"type": "takeback"})
+    assert board.index == 0 and board.marks == {"cross": ["b6", "d4", "f6"]}
+    assert board.legal and all(chess.Board(board.fen).color_at(chess.parse_square(s))
+                               for s in board.legal)
