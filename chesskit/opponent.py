@@ -291,6 +291,24 @@ def _fence(board: chess.Board, color: chess.Color, lines: int) -> chess.SquareSe
     return found
 
 
+def _walk(board: chess.Board, color: chess.Color, lines: int, guards: bool) -> set[chess.Square]:
+    """The squares of the box (see :func:`box_squares`), found by walking from the king."""
+    king = board.king(not color)
+    if king is None:
+        return set()
+    blocked = _fence(board, color, lines) | chess.SquareSet(board.occupied_co[color])
+    own = board.king(color)
+    if guards and own is not None:
+        blocked |= chess.SquareSet(chess.BB_KING_ATTACKS[own])
+    seen, todo = {king}, [king]
+    while todo:
+        for step in chess.SquareSet(chess.BB_KING_ATTACKS[todo.pop()]):
+            if step not in seen and step not in blocked:
+                seen.add(step)
+                todo.append(step)
+    return seen
+
+
 def box_squares(board: chess.Board, color: chess.Color, *, lines: int = 3,
                 guards: bool = False) -> chess.SquareSet:
     """The box: the squares the lone king of ``not color`` can walk to through squares the
@@ -302,47 +320,28 @@ def box_squares(board: chess.Board, color: chess.Color, *, lines: int = 3,
     >>> len(box_squares(chess.Board("8/8/8/8/8/8/R7/4K2k w - - 0 1"), chess.WHITE, guards=True))
     2
     """
-    king = board.king(not color)
-    if king is None:
-        return chess.SquareSet()
-    blocked = _fence(board, color, lines) | chess.SquareSet(board.occupied_co[color])
-    own = board.king(color)
-    if guards and own is not None:
-        blocked |= chess.SquareSet(chess.BB_KING_ATTACKS[own])
-    seen, todo = {king}, [king]
-    while todo:
-        for step in chess.SquareSet(chess.BB_KING_ATTACKS[todo.pop()]):
-            if step not in seen and step not in blocked:
-                seen.add(step)
-                todo.append(step)
-    return chess.SquareSet(seen)
+    return chess.SquareSet(_walk(board, color, lines, guards))
 
 
 def box(board: chess.Board, color: chess.Color, *, lines: int = 3) -> int:
-    """The size of the box (:func:`box_squares`).
+    """The size of the box (:func:`box_squares`, the attacker's king left out).
 
     >>> box(chess.Board("8/8/8/8/8/8/R7/4K2k w - - 0 1"), chess.WHITE)
     3
     """
-    return len(box_squares(board, color, lines=lines))
-
-
-def ladder_squares(board: chess.Board, color: chess.Color) -> chess.SquareSet:
-    """The box the technique shrinks: for two rooks the ladder's (rank lines only, or file
-    lines only, the smaller), else the whole box."""
-    if len(board.pieces(chess.ROOK, color)) == 2:
-        return min(box_squares(board, color, lines=1), box_squares(board, color, lines=2),
-                   key=len)
-    return box_squares(board, color)
+    return len(_walk(board, color, lines, False))
 
 
 def ladder_box(board: chess.Board, color: chess.Color) -> int:
-    """The size of :func:`ladder_squares`.
+    """The box the technique shrinks: for two rooks the ladder's (rank lines only, or file
+    lines only, the smaller), else the whole box.
 
     >>> ladder_box(chess.Board("8/8/8/8/3k4/8/R7/1R4K1 w - - 0 1"), chess.WHITE)
     47
     """
-    return len(ladder_squares(board, color))
+    if len(board.pieces(chess.ROOK, color)) == 2:
+        return min(box(board, color, lines=1), box(board, color, lines=2))
+    return box(board, color)
 
 
 def _edge(board: chess.Board, color: chess.Color) -> int:
