@@ -803,10 +803,11 @@ class ExerciseBoard(Board):
         self._drill_marks(self.exercise.check(answer, lang=self.lang) if answer else None)
 
     def reply(self) -> None:
-        """The defender's answer in ``line`` and ``playout`` exercises."""
+        """The defender's answer in ``line`` and ``playout`` exercises (none once the board
+        only shows, e.g. a game played out by "Show solution" while a reply was due)."""
         super().reply()
         board = self._frames[self.index]
-        if self._game_end(board)[1] or board.turn == self._start.turn:
+        if self.mode != "play" or self._game_end(board)[1] or board.turn == self._start.turn:
             return
         move = self.exercise.defender_reply(board)
         if move is not None:

@@ -588,3 +588,16 @@ def test_take_back_in_a_drill_takes_the_reply_too() -> None:
     assert board.index == 0 and board.marks == {"cross": ["b6", "d4", "f6"]}
     assert board.legal and all(chess.Board(board.fen).color_at(chess.parse_square(s))
                                for s in board.legal)
+
+
+def test_a_reply_due_when_the_solution_is_shown_changes_nothing() -> None:
+    from chesskit.catalog import exercise
+
+    board = ExerciseBoard(exercise=exercise("04.41"), lang="en")
+    _play_on(board, ["a4"])
+    assert board.waiting  # the page would ask for the reply after its pause ...
+    board.show_solution()
+    board.step(1)
+    shown = (board.count, board.fen)
+    board.handle({"type": "reply"})  # ... and asks while the game is being played out
+    assert (board.count, board.fen) == shown and not board.waiting
