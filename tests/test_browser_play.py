@@ -1,6 +1,6 @@
 """Play to learn in a real browser (issue 15): a child finishes a star drill and a pawn war by
-clicking on the board, answers a capture-all, a protect and a check-in-two item, and steps
-through the attacker's game of "Show solution".
+clicking on the board, answers a capture-all, a protect, a check-in-two and a find-a-way-to-
+castle item, and steps through the attacker's game of "Show solution".
 
 The JupyterLab server, Chromium and the helpers are those of ``tests/test_browser.py`` (one
 server for this module, stopped and its temp folder removed however the tests end; every wait
@@ -112,9 +112,10 @@ def test_a_pawn_war_won_by_clicking(lab: Lab, page: Page) -> None:
     assert ex.check(answer.answer).correct
 
 
-def test_capture_protect_and_check_in_two_answered_on_the_board(lab: Lab, page: Page) -> None:
+def test_capture_protect_check_in_two_and_castle_answered_on_the_board(lab: Lab,
+                                                                        page: Page) -> None:
     open_and_run(lab, page, "play.ipynb", "ck.exercise('05.40')", "ck.exercise('05.43')",
-                 "ck.exercise('06.41')", boards=3)
+                 "ck.exercise('06.41')", "ck.exercise('07.40')", boards=4)
     play(page, "d1b1", board=0)
     assert said(page, "Black played", board=0) == \
         "Black played d3. 3 pieces are still left to capture."
@@ -146,13 +147,18 @@ def test_capture_protect_and_check_in_two_answered_on_the_board(lab: Lab, page: 
     play(page, check.uci(), board=2)
     page.wait_for_selector(f"text=your answer on the board: {line}")
     shoot(page, "checkin-done", board=2)
+    play(page, "g1e2", board=3)
+    assert said(page, "castled", board=3) == "You have not castled yet. Keep going."
+    play(page, "e1g1", board=3)
+    assert said(page, "Right", board=3) == "Right! Done in 2 moves: the fewest possible!"
     page.keyboard.press("Control+s")
     path = lab.root / "play.ipynb"
-    for id_ in ("05.40", "05.43", "06.41"):
+    for id_ in ("05.40", "05.43", "06.41", "07.40"):
         answers = [a for a in saved_answers(path, id_) if a.exercise_id == id_]
         assert answers and exercise(id_).check(answers[0].answer).correct, (id_, answers)
     answers = {a.exercise_id: a.answer for a in saved_answers(path, "06.41")}
-    assert answers == {"05.40": "Rb1 Rxb6 Bxd3 Bxe4", "05.43": "Nf3", "06.41": line}
+    assert answers == {"05.40": "Rb1 Rxb6 Bxd3 Bxe4", "05.43": "Nf3", "06.41": line,
+                       "07.40": "Ne2 O-O"}
 
 
 def test_show_solution_plays_the_mate_out_move_by_move(lab: Lab, page: Page) -> None:
