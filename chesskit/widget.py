@@ -580,6 +580,8 @@ class ExerciseBoard(Board):
     solution_shown = traitlets.Bool(False).tag(sync=True)
     after_solution = traitlets.Bool(False).tag(sync=True)
     solution_choice = traitlets.Unicode("").tag(sync=True)
+    drill = traitlets.Bool(False).tag(sync=True)
+    """One side moves alone and each move is checked at once (no Submit button)."""
     demo = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """"Show solution" of a whole game: one sentence per position of the game played out."""
     demo_box = traitlets.List(traitlets.List(traitlets.Unicode())).tag(sync=True)
@@ -599,6 +601,7 @@ class ExerciseBoard(Board):
                          text_input=text_input,
                          orientation="white" if self._start.turn else "black")
         self.prompt = exercise.prompt_text(lang=self.lang)
+        self.drill = self._input == "moves" and exercise.defender_reply(self._start) is not None
         if self._input == "options":
             self.choices = [[chr(65 + i), f"{chr(65 + i)}. {option}"]
                             for i, option in enumerate(exercise.options(lang=self.lang))]
@@ -689,6 +692,17 @@ class ExerciseBoard(Board):
                      kind="ok" if feedback.correct else
                      "info" if feedback.code == "incomplete" else "error")
 
+    def move(self, move: str | chess.Move) -> Verdict:
+        """A move of the learner; the other side's moves (a reply, a pass) are the board's."""
+        board = self._frames[self.index]
+        if (self._input in _DEFENDED or self.drill) and board.turn != self._start.turn:
+            from chesskit.explain import explain_move
+
+            self.say(t("widget.other_side_moves", lang=self.lang,
+                       side=color_name(board.turn, lang=self.lang)), kind="error")
+            return explain_move(board, move, lang=self.lang)
+        return super().move(move)
+
     def type_text(self, text: str) -> Verdict | None:
         """Typed answers: a move on boards that play moves, the answer itself on the others."""
         if self._input in _PLAYED:
@@ -723,8 +737,8 @@ class ExerciseBoard(Board):
         return super()._game_end(board)
 
     def _legal_now(self, board: chess.Board) -> dict[str, list[str]]:
-        if self._input in _DEFENDED and board.turn != self._start.turn:
-            return {}
+        if (self._input in _DEFENDED or self.drill) and board.turn != self._start.turn:
+            return {}  # the other side's move is the board's (a reply, a pass)
         return super()._legal_now(board)
 
     def after_move(self, board: chess.Board) -> None:

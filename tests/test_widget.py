@@ -601,3 +601,25 @@ def test_a_reply_due_when_the_solution_is_shown_changes_nothing() -> None:
     shown = (board.count, board.fen)
     board.handle({"type": "reply"})  # ... and asks while the game is being played out
     assert (board.count, board.fen) == shown and not board.waiting
+
+
+def test_only_solo_drills_check_each_move_without_submit() -> None:
+    from chesskit.catalog import bank, exercise
+
+    assert ExerciseBoard(exercise=exercise("02.40")).drill
+    assert ExerciseBoard(exercise=exercise("07.40")).drill
+    read = next(e for e in bank(kind="notation") if e.board_input() == "moves")
+    assert not ExerciseBoard(exercise=read).drill
+    assert not ExerciseBoard(exercise=exercise("04.41")).drill
+
+
+def test_a_drill_stepped_back_offers_no_move_to_the_other_side() -> None:
+    from chesskit.catalog import exercise
+
+    board = ExerciseBoard(exercise=exercise("05.40"), lang="en")
+    _play_on(board, ["Rb1"])
+    board.handle({"type": "step", "delta": -1})  # White's move shown, Black's reply not yet
+    assert board.board.turn == chess.BLACK and board.legal == {}
+    board.handle({"type": "move", "from": "d4", "to": "d3"})
+    assert board.index == 1 and board.count == 3
+    assert board.message == "Black moves by itself: wait for its move, or press ▶ to see it."
