@@ -444,8 +444,8 @@ def step_reason(board: chess.Board, move: chess.Move, *, attacker: chess.Color,
                 lang: str | None = None) -> str:
     """Why a move of a basic-mate game is played, in one sentence for a child: the attacker
     saves a piece, makes the box smaller (the squares the lone king can walk to, see
-    :func:`box_squares` with ``guards``), checks, brings the king or waits; the lone king runs
-    from the edge.  "" for the mate itself (the board announces it).
+    :func:`box_squares` with ``guards``), checks, brings the king, keeps a piece far from the
+    king or waits; the lone king runs from the edge.  "" for the mate itself (the board announces it).
 
     >>> b = chess.Board("8/8/8/3k4/8/8/8/RR4K1 w - - 0 1")
     >>> step_reason(b, chess.Move.from_uci("a1a4"), attacker=chess.WHITE, lang="en")
@@ -473,9 +473,18 @@ def step_reason(board: chess.Board, move: chess.Move, *, attacker: chess.Color,
     elif piece == king:
         key = "demo_king"
         fields["piece"] = piece_name(king, color=attacker, lang=lang)
+    elif _farther(board, move, lone):
+        key = "demo_far"
     else:
         key = "demo_wait"
     return t(f"exercises.{key}", lang=lang, n=smaller, **fields)
+
+
+def _farther(board: chess.Board, move: chess.Move, lone: chess.Color) -> bool:
+    """True when ``move`` takes its piece farther from the lone king."""
+    king = board.king(lone)
+    return king is not None and chess.square_distance(move.to_square, king) > \
+        chess.square_distance(move.from_square, king)
 
 
 def ending(board: chess.Board) -> str:
