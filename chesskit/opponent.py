@@ -445,7 +445,8 @@ def step_reason(board: chess.Board, move: chess.Move, *, attacker: chess.Color,
     """Why a move of a basic-mate game is played, in one sentence for a child: the attacker
     saves a piece, makes the box smaller (the squares the lone king can walk to, see
     :func:`box_squares` with ``guards``), checks, brings the king, keeps a piece far from the
-    king or waits; the lone king runs from the edge.  "" for the mate itself (the board announces it).
+    king or waits; the lone king runs from the edge.  "" for the mate itself (the board
+    announces it).
 
     >>> b = chess.Board("8/8/8/3k4/8/8/8/RR4K1 w - - 0 1")
     >>> step_reason(b, chess.Move.from_uci("a1a4"), attacker=chess.WHITE, lang="en")
