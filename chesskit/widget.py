@@ -565,7 +565,10 @@ class ExerciseBoard(Board):
     Every answer given on the board is graded by ``Exercise.check`` like a typed one, recorded
     with :func:`chesskit.learner.record_attempt`, and written into the cell's output (see
     :data:`ANSWER_MIME` and chesskit.boardstate), which every frontend saves with the notebook.
-    The synced ``exercise_id`` + ``answer`` traits are the older, widget-state copy.
+    The synced ``exercise_id`` + ``answer`` traits are the older, widget-state copy.  "Show
+    solution" on a whole game (a playout, a mini-game) plays it out on the board: the arrow
+    buttons step through it, with a sentence for each move (``demo``) and, for the basic mates,
+    the lone king's box tinted (``demo_box``).
     """
 
     exercise_id = traitlets.Unicode("").tag(sync=True)
