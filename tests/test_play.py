@@ -121,7 +121,8 @@ def test_the_prompt_and_hints_of_a_route() -> None:
 
 # -- capture_all, prepare -----------------------------------------------------------------
 def test_capture_all_in_the_fewest_moves() -> None:
-    ex = item("05.40")
+    ex = Exercise(id="x", lesson=5, kind="capture_all", fen="8/8/1r3n2/8/3p4/8/8/3R1B2 w - - 0 1",
+                  data={"par": 4})
     assert ex.check("Rxd4 Rd6 Rxb6 Rxf6", lang="en").correct
     assert ex.check("Rxd4 Rxd... ", lang="en").code in ("unparseable", "illegal")
     assert ex.check("Rxd4", lang="en").message == "2 pieces are still left to capture."
@@ -324,3 +325,74 @@ def test_the_attacker_never_stalemates_and_is_deterministic() -> None:
         opponent.demonstration(again, max_moves=30)
     with pytest.raises(opponent.OpponentError):
         opponent.demonstration(chess.Board(), max_moves=3)
+
+
+# -- capture_all with scripted replies -------------------------------------------------------
+def test_capture_all_against_scripted_replies() -> None:
+    ex = item("05.40")
+    assert ex.data["replies"] == "d4d3 f6e4"
+    assert ex.solutions() == ["Rb1 Rxb6 Bxd3 Bxe4", "Rb1 Bxd3 Rxb6 Bxe4", "Rb1 Bxd3 Bxe4 Rxb6"]
+    assert ex.check("Rb1 Rxb6 Bxd3 Bxe4", lang="en").correct
+    assert ex.prompt_text(lang="en").startswith(
+        "White to move: capture all 3 Black pieces in 4 moves. After each of your moves, Black "
+        "moves once, in this order: d4-d3 and f6-e4.")
+    assert ex.prompt_text(lang="zh-Hans").startswith(
+        "白方走：用4步吃掉黑方全部3个棋子。你每走一步，黑方也走一步，依次是：d4-d3和f6-e4。")
+    stood_still = ex.check("Rxd4 Rd6 Rxb6 Rxf6", lang="en")  # the knight has gone to e4
+    assert stood_still.code == "incomplete"
+    assert stood_still.message == "One piece is still left to capture."
+    board = ex.board()
+    board.push_san("Rb1")
+    assert ex.defender_reply(board) == chess.Move.from_uci("d4d3")
+    board.push(chess.Move.from_uci("d4d3"))
+    board.push_san("Rxb6")
+    assert ex.defender_reply(board) == chess.Move.from_uci("f6e4")
+
+
+def test_a_scripted_reply_that_cannot_be_played_is_a_pass() -> None:
+    ex = item("05.40")
+    board = ex.board()
+    board.push_san("Rxd4")  # the pawn that was to run is taken
+    assert ex.defender_reply(board) == chess.Move.null()
+    board.push(chess.Move.null())
+    board.push_san("Rd6")
+    assert ex.defender_reply(board) == chess.Move.from_uci("f6e4")
+    board.push(chess.Move.from_uci("f6e4"))
+    board.push_san("Rxb6")
+    assert ex.defender_reply(board) == chess.Move.null()  # the script is over
+
+
+def test_check_bank_refuses_bad_scripts() -> None:
+    fen = "8/p6p/8/8/8/8/8/4R3 w - - 0 1"
+    with pytest.raises(BankError, match="'a7-a5' is not a move"):
+        Exercise(id="x", lesson=5, kind="capture_all", fen=fen,
+                 data={"par": 3, "replies": "a7-a5"})
+    nowhere = Exercise(id="x", lesson=5, kind="capture_all", fen=fen,
+                       data={"par": 3, "replies": "a7a5 b7b5"})
+    assert nowhere.spec.verify(nowhere) == [
+        ("replies", "b7b5 starts where no black piece stands or goes")]
+    blocked = Exercise(id="x", lesson=5, kind="capture_all",
+                       fen="8/p7/8/8/8/8/8/4R3 w - - 0 1", data={"par": 2, "replies": "a7a4"})
+    assert blocked.spec.verify(blocked) == [
+        ("replies", "a7a4 cannot be played after the shortest solution's move 1")]
+    long = Exercise(id="x", lesson=5, kind="capture_all", fen=fen,
+                    data={"par": 3, "replies": "a7a6 a6a5 h7h6 h6h5"})
+    assert long.spec.verify(long) == [
+        ("replies", "only 3 replies can be played, one after each move of the learner")]
+
+
+# -- show me: the attacker's game, a sentence per move -------------------------------------
+def test_every_step_of_a_shown_mate_has_a_reason() -> None:
+    ex = item("10.20")
+    board = ex.board()
+    reasons = []
+    for move in opponent.demonstration(board.copy(), max_moves=int(ex.data["max_moves"])):
+        reasons.append(opponent.step_reason(board, move, attacker=chess.WHITE, lang="en"))
+        board.push(move)
+    assert board.is_checkmate() and reasons[-1] == ""
+    assert all(reasons[:-1])
+    assert reasons[0] == "The box gets smaller: the black king has 21 squares left."
+    assert reasons[1] == "The black king goes to d4, as far from the edge as it can."
+    assert opponent.step_reason(chess.Board("8/8/8/8/8/2k5/1R6/4K3 w - - 0 1"),
+                                chess.Move.from_uci("b2h2"), attacker=chess.WHITE,
+                                lang="zh-Hans") == "车离开对方的王，不让王吃掉它。"

@@ -504,3 +504,122 @@ def test_a_pawn_war_is_won_on_the_board(store) -> None:  # type: ignore[no-untyp
     board = ExerciseBoard(exercise=ex, lang="en")
     _play_on(board, mine)
     assert board.correct and board.mode == "view" and "win" in board.message
+
+
+def test_a_capture_drill_with_scripted_replies_on_the_board(store) -> None:  # type: ignore[no-untyped-def]
+    from chesskit.exercises.catalog import exercise
+
+    board = ExerciseBoard(exercise=exercise("05.40"), lang="en")
+    assert board.marks == {"cross": ["b6", "d4", "f6"]}
+    _play_on(board, ["Rb1"])
+    assert board.message == "Black played d3. 3 pieces are still left to capture."
+    assert board.marks == {"cross": ["b6", "d3", "f6"]} and board.lastmove == "d4d3"
+    _play_on(board, ["Rxb6"])
+    assert board.message == "Black played Ne4. 2 pieces are still left to capture."
+    _play_on(board, ["Bxd3"])  # the script is over: Black passes, nothing is said for it
+    assert board.message == "One piece is still left to capture."
+    assert board.lastmove == "f1d3" and board.marks == {"cross": ["e4"]}
+    _play_on(board, ["Bxe4"])
+    assert board.correct and board.mode == "view" and board.answer == "Rb1 Rxb6 Bxd3 Bxe4"
+    assert board.marks == {"cross": []}
+    assert [(a.answer, a.correct) for a in store.attempts()] == [("Rb1 Rxb6 Bxd3 Bxe4", True)]
+
+
+def test_a_star_drill_shows_the_last_real_move_and_the_stars_left() -> None:
+    from chesskit.exercises.catalog import exercise
+
+    board = ExerciseBoard(exercise=exercise("02.40"), lang="en")
+    _play_on(board, ["Ra5"])
+    assert board.lastmove == "a1a5" and board.marks == {"yellow": ["e5", "e8"]}
+    assert board.answer == "Ra5" and board.message == "2 stars are still waiting: e5 and e8."
+
+
+def test_show_me_plays_the_mate_out_step_by_step() -> None:
+    from chesskit.exercises.catalog import exercise
+
+    ex = exercise("10.20")
+    board = ExerciseBoard(exercise=ex, lang="en")
+    board.handle({"type": "solution"})
+    assert board.count == 24  # the start and the 23 moves of the attacker's game
+    assert (board.index, board.mode, board.solution_shown) == (0, "view", True)
+    assert board.message.startswith("Watch the whole game: press")
+    assert len(board.demo) == board.count and board.legal == {}
+    board.handle({"type": "step", "delta": 1})
+    assert board.message == ("Step 1 of 23: White plays Re1. The box gets smaller: the black "
+                             "king has 21 squares left.")
+    assert board.lastmove == "b1e1" and board.movetext == "1. Re1"
+    assert len(board.marks["blue"]) == 21  # the box the sentence counts, tinted
+    board.handle({"type": "step", "delta": 1})
+    assert board.message.startswith("Step 2 of 23: Black plays Kd4.")
+    board.handle({"type": "step", "delta": -1})
+    assert board.message.startswith("Step 1 of 23")
+    board.handle({"type": "goto", "index": 9999})
+    assert board.message == "Step 23 of 23: White plays Rd6#. Checkmate! White wins."
+    assert chess.Board(board.fen).is_checkmate()
+    assert board.marks == {"blue": ["d8"]}  # the mated king's box is its own square
+    again = ExerciseBoard(exercise=ex, lang="zh-Hans")
+    again.show_solution()
+    twice = ExerciseBoard(exercise=ex, lang="zh-Hans")
+    twice.show_solution()
+    assert again.demo == twice.demo  # deterministic
+    again.step(1)
+    assert again.message.startswith("第1步（共23步）：白方走Re1。盒子变小了：黑王只剩21个格子。")
+
+
+def test_show_me_plays_a_mini_game_out_to_its_winner() -> None:
+    from chesskit.exercises.catalog import exercise
+
+    board = ExerciseBoard(exercise=exercise("04.41"), lang="en")
+    board.show_solution()
+    board.goto(board.count - 1)
+    assert board.message.endswith("Game over: White wins.")
+    assert board.message.startswith(f"Step {board.count - 1} of {board.count - 1}: White plays")
+
+
+def test_take_back_in_a_drill_takes_the_reply_too() -> None:
+    from chesskit.exercises.catalog import exercise
+
+    board = ExerciseBoard(exercise=exercise("05.40"), lang="en")
+    _play_on(board, ["Rb1", "Rxb6"])
+    board.handle({"type": "takeback"})
+    assert board.message == "The move Rxb6 was taken back."
+    assert board.board.turn == chess.WHITE and board.marks == {"cross": ["b6", "d3", "f6"]}
+    board.handle({"type": "takeback"})
+    assert board.index == 0 and board.marks == {"cross": ["b6", "d4", "f6"]}
+    assert board.legal and all(chess.Board(board.fen).color_at(chess.parse_square(s))
+                               for s in board.legal)
+
+
+def test_a_reply_due_when_the_solution_is_shown_changes_nothing() -> None:
+    from chesskit.exercises.catalog import exercise
+
+    board = ExerciseBoard(exercise=exercise("04.41"), lang="en")
+    _play_on(board, ["a4"])
+    assert board.waiting  # the page would ask for the reply after its pause ...
+    board.show_solution()
+    board.step(1)
+    shown = (board.count, board.fen)
+    board.handle({"type": "reply"})  # ... and asks while the game is being played out
+    assert (board.count, board.fen) == shown and not board.waiting
+
+
+def test_only_solo_drills_check_each_move_without_submit() -> None:
+    from chesskit.exercises.catalog import bank, exercise
+
+    assert ExerciseBoard(exercise=exercise("02.40")).drill
+    assert ExerciseBoard(exercise=exercise("07.40")).drill
+    read = next(e for e in bank(kind="notation") if e.board_input() == "moves")
+    assert not ExerciseBoard(exercise=read).drill
+    assert not ExerciseBoard(exercise=exercise("04.41")).drill
+
+
+def test_a_drill_stepped_back_offers_no_move_to_the_other_side() -> None:
+    from chesskit.exercises.catalog import exercise
+
+    board = ExerciseBoard(exercise=exercise("05.40"), lang="en")
+    _play_on(board, ["Rb1"])
+    board.handle({"type": "step", "delta": -1})  # White's move shown, Black's reply not yet
+    assert board.board.turn == chess.BLACK and board.legal == {}
+    board.handle({"type": "move", "from": "d4", "to": "d3"})
+    assert board.index == 1 and board.count == 3
+    assert board.message == "Black moves by itself: wait for its move, or press ▶ to see it."

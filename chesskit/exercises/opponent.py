@@ -32,6 +32,7 @@ import chess
 
 from chesskit.rules import values, search
 from chesskit.errors import ChessKitError
+from chesskit.i18n import piece_name, t
 
 Rule = Literal["pawn_war", "king_race", "most_captures", "piece_v_pawns"]
 RULES: tuple[Rule, ...] = get_args(Rule)
@@ -290,24 +291,45 @@ def _fence(board: chess.Board, color: chess.Color, lines: int) -> chess.SquareSe
     return found
 
 
-def box(board: chess.Board, color: chess.Color, *, lines: int = 3) -> int:
-    """The size of the box: the squares the lone king of ``not color`` can walk to through
-    squares the pieces of ``color`` (queen, rooks) do not attack, its own square counted.
-
-    >>> box(chess.Board("8/8/8/8/8/8/R7/4K2k w - - 0 1"), chess.WHITE)
-    3
-    """
+def _walk(board: chess.Board, color: chess.Color, lines: int, guards: bool) -> set[chess.Square]:
+    """The squares of the box (see :func:`box_squares`), found by walking from the king."""
     king = board.king(not color)
     if king is None:
-        return 0
+        return set()
     blocked = _fence(board, color, lines) | chess.SquareSet(board.occupied_co[color])
+    own = board.king(color)
+    if guards and own is not None:
+        blocked |= chess.SquareSet(chess.BB_KING_ATTACKS[own])
     seen, todo = {king}, [king]
     while todo:
         for step in chess.SquareSet(chess.BB_KING_ATTACKS[todo.pop()]):
             if step not in seen and step not in blocked:
                 seen.add(step)
                 todo.append(step)
-    return len(seen)
+    return seen
+
+
+def box_squares(board: chess.Board, color: chess.Color, *, lines: int = 3,
+                guards: bool = False) -> chess.SquareSet:
+    """The box: the squares the lone king of ``not color`` can walk to through squares the
+    pieces of ``color`` (queen, rooks; with ``guards`` the king too) do not attack, its own
+    square included.
+
+    >>> box_squares(chess.Board("8/8/8/8/8/8/R7/4K2k w - - 0 1"), chess.WHITE)
+    SquareSet(0x0000_0000_0000_00e0)
+    >>> len(box_squares(chess.Board("8/8/8/8/8/8/R7/4K2k w - - 0 1"), chess.WHITE, guards=True))
+    2
+    """
+    return chess.SquareSet(_walk(board, color, lines, guards))
+
+
+def box(board: chess.Board, color: chess.Color, *, lines: int = 3) -> int:
+    """The size of the box (:func:`box_squares`, the attacker's king left out).
+
+    >>> box(chess.Board("8/8/8/8/8/8/R7/4K2k w - - 0 1"), chess.WHITE)
+    3
+    """
+    return len(_walk(board, color, lines, False))
 
 
 def ladder_box(board: chess.Board, color: chess.Color) -> int:
@@ -349,13 +371,18 @@ def _king_distance(board: chess.Board, color: chess.Color) -> int:
     return 8 * chess.square_distance(ours, theirs) + chess.square_manhattan_distance(ours, theirs)
 
 
-def _threatened(board: chess.Board, color: chess.Color) -> int:
-    """How many pieces of ``color`` the lone king attacks that ``color`` does not protect."""
+def _loose(board: chess.Board, color: chess.Color) -> list[chess.Square]:
+    """The pieces of ``color`` the lone king attacks that ``color`` does not protect."""
     king = board.king(not color)
     if king is None:
-        return 0
-    return sum(1 for sq in board.attacks(king) & board.occupied_co[color]
-               if not board.is_attacked_by(color, sq))
+        return []
+    return [sq for sq in chess.SquareSet(board.attacks(king) & board.occupied_co[color])
+            if not board.is_attacked_by(color, sq)]
+
+
+def _threatened(board: chess.Board, color: chess.Color) -> int:
+    """How many pieces of ``color`` the lone king attacks that ``color`` does not protect."""
+    return len(_loose(board, color))
 
 
 def _attack_key(board: chess.Board, move: chess.Move,
@@ -411,6 +438,54 @@ def _positions(board: chess.Board) -> set[object]:
         replay.push(move)
         seen.add(replay._transposition_key())
     return seen
+
+
+def step_reason(board: chess.Board, move: chess.Move, *, attacker: chess.Color,
+                lang: str | None = None) -> str:
+    """Why a move of a basic-mate game is played, in one sentence for a child: the attacker
+    saves a piece, makes the box smaller (the squares the lone king can walk to, see
+    :func:`box_squares` with ``guards``), checks, brings the king, keeps a piece far from the
+    king or waits; the lone king runs from the edge.  "" for the mate itself (the board
+    announces it).
+
+    >>> b = chess.Board("8/8/8/3k4/8/8/8/RR4K1 w - - 0 1")
+    >>> step_reason(b, chess.Move.from_uci("a1a4"), attacker=chess.WHITE, lang="en")
+    'The box gets smaller: the black king has 24 squares left.'
+    """
+    after = board.copy(stack=False)
+    after.push(move)
+    if after.is_checkmate():
+        return ""
+    lone = not attacker
+    king = chess.KING
+    if board.turn == lone:
+        return t("exercises.demo_defend", lang=lang, square=chess.square_name(move.to_square),
+                 king=piece_name(king, color=lone, lang=lang))
+    piece = board.piece_type_at(move.from_square) or king
+    fields = {"piece": piece_name(piece, lang=lang), "king": piece_name(king, color=lone,
+                                                                        lang=lang)}
+    smaller = len(box_squares(after, attacker, guards=True))
+    if move.from_square in _loose(board, attacker):
+        key = "demo_safe"
+    elif piece != king and smaller < len(box_squares(board, attacker, guards=True)):
+        key = "demo_box"
+    elif after.is_check():
+        key = "demo_check"
+    elif piece == king:
+        key = "demo_king"
+        fields["piece"] = piece_name(king, color=attacker, lang=lang)
+    elif _farther(board, move, lone):
+        key = "demo_far"
+    else:
+        key = "demo_wait"
+    return t(f"exercises.{key}", lang=lang, n=smaller, **fields)
+
+
+def _farther(board: chess.Board, move: chess.Move, lone: chess.Color) -> bool:
+    """True when ``move`` takes its piece farther from the lone king."""
+    king = board.king(lone)
+    return king is not None and chess.square_distance(move.to_square, king) > \
+        chess.square_distance(move.from_square, king)
 
 
 def ending(board: chess.Board) -> str:

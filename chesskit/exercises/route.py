@@ -59,6 +59,9 @@ class SoloKind(Kind):
     def _routes(self, ex: Exercise) -> list[list[chess.Move]]:
         return solo.shortest_routes(ex.board(), self.goal(ex), limit=SEARCH_LIMIT)
 
+    def _line(self, ex: Exercise, moves: list[chess.Move]) -> str:
+        return solo.route_text(ex.board(), moves, self.goal(ex).replies)
+
     def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
         tokens = solo.pass_tokens(move_tokens(text))
         if not tokens:
@@ -69,20 +72,20 @@ class SoloKind(Kind):
         for number, token in enumerate(tokens, start=1):
             if solo.done(state, goal):
                 return ex._fb("wrong", t("exercises.solo_extra", lang=lang, n=number - 1),
-                              solo.route_text(ex.board(), played))
+                              self._line(ex, played))
             board = state.board
             verdict = explain_move(board, token, lang=lang)
             if verdict.move is None or not verdict.legal:
                 return ex._fb(fail_code(verdict), t("exercises.at_move", lang=lang,
                                                     number=number, message=verdict.message),
-                              solo.route_text(ex.board(), played), verdict.squares)
+                              self._line(ex, played), verdict.squares)
             move = verdict.move
             if state.mover is not None and move.from_square != state.mover:
                 message = t("exercises.solo_only_piece", lang=lang,
                             piece=on(board, state.mover, lang))
                 return ex._fb("illegal", t("exercises.at_move", lang=lang, number=number,
                                            message=message),
-                              solo.route_text(ex.board(), played), (move.from_square,))
+                              self._line(ex, played), (move.from_square,))
             after = solo.play(state, move, goal)
             danger = solo.unsafe(after) if goal.safe else []
             if danger:
@@ -92,11 +95,11 @@ class SoloKind(Kind):
                             piece=on(after.board, danger[0], lang))
                 return ex._fb("wrong", t("exercises.at_move", lang=lang, number=number,
                                          message=message),
-                              solo.route_text(ex.board(), [*played, move]),
+                              self._line(ex, [*played, move]),
                               (attacker, danger[0]))
             played.append(move)
             state = after
-        line = solo.route_text(ex.board(), played)
+        line = self._line(ex, played)
         if not solo.done(state, goal):
             return ex._fb("incomplete", self.unfinished(ex, state, lang), line,
                           tuple(sorted(state.left)))
@@ -113,11 +116,11 @@ class SoloKind(Kind):
         return t(key, lang=lang, n=len(left), squares=join_words(left, lang=lang))
 
     def solutions(self, ex: Exercise) -> list[str]:
-        return [solo.route_text(ex.board(), r) for r in self._routes(ex)]
+        return [self._line(ex, r) for r in self._routes(ex)]
 
     def defender_reply(self, ex: Exercise, board: chess.Board) -> chess.Move | None:
-        """The other side passes: a null move, so the learner moves again."""
-        return chess.Move.null()
+        """The other side's scripted move, or a pass (a null move: the learner moves again)."""
+        return solo.scripted_reply(board, self.goal(ex).replies)
 
     def answer_how(self, ex: Exercise, lang: Lang) -> str:
         return t("exercises.solo_how", lang=lang)

@@ -3,8 +3,10 @@
 
 After every move of the learner the other side *passes* with python-chess's null move
 (``board.push(chess.Move.null())``), so the same side moves again and the move stack stays
-honest (``board.pop()`` works, en passant rights expire).  A breadth-first search over those
-moves finds the shortest way to reach the goal: the par of a drill, proved.
+honest (``board.pop()`` works, en passant rights expire).  A drill may instead give the other
+side a script (``Goal.replies``): its next written move when that move is legal, else a pass.
+A breadth-first search over those moves finds the shortest way to reach the goal: the par of a
+drill, proved.
 
 >>> board = chess.Board("8/8/8/8/8/8/8/R7 w - - 0 1")
 >>> goal = Goal(targets=frozenset({chess.H8}), mover=chess.A1)
@@ -14,7 +16,6 @@ moves finds the shortest way to reach the goal: the par of a drill, proved.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -31,32 +32,54 @@ class Goal:
     ``targets``: squares to land on (stars; enemy pieces to take), all of them;
     ``mover``: the square of the one piece that may move (None: any piece of the side);
     ``safe``: no piece of the side may stand where an enemy piece attacks it;
-    ``castle``: the goal is castling (``"king"``, ``"queen"`` or ``"any"``; "" for none).
+    ``castle``: the goal is castling (``"king"``, ``"queen"`` or ``"any"``; "" for none);
+    ``replies``: the other side's scripted moves, one after each move of the side.
     """
 
     targets: frozenset[chess.Square] = frozenset()
     mover: chess.Square | None = None
     safe: bool = False
     castle: str = ""
+    replies: tuple[chess.Move, ...] = ()
 
 
 @dataclass(frozen=True)
 class State:
-    """Where the search is: the board, the tracked piece's square, the targets still to visit."""
+    """Where the search is: the board, the tracked piece's square, the targets still to visit,
+    the scripted replies still to come."""
 
     board: chess.Board
     mover: chess.Square | None
     left: frozenset[chess.Square]
     castled: bool = False
+    script: tuple[chess.Move, ...] = ()
 
     def key(self) -> tuple[object, ...]:
         return (self.board.board_fen(), self.board.castling_rights, self.mover, self.left,
-                self.castled)
+                self.castled, len(self.script))
 
 
 def start(board: chess.Board, goal: Goal) -> State:
     """The state before the first move."""
-    return State(board.copy(stack=False), goal.mover, goal.targets)
+    return State(board.copy(stack=False), goal.mover, goal.targets, script=goal.replies)
+
+
+def next_reply(board: chess.Board, script: tuple[chess.Move, ...]) -> chess.Move:
+    """The other side's move: the script's next move when it is legal on ``board``, else a pass.
+
+    >>> b = chess.Board("8/p7/8/8/8/8/8/R7 b - - 0 1")
+    >>> next_reply(b, (chess.Move.from_uci("a7a5"),)).uci(), next_reply(b, ()).uci()
+    ('a7a5', '0000')
+    """
+    if script and board.is_legal(script[0]):
+        return script[0]
+    return chess.Move.null()
+
+
+def scripted_reply(board: chess.Board, replies: tuple[chess.Move, ...]) -> chess.Move:
+    """The other side's move on a board that holds the drill's moves from its start (the
+    learner's moves and the other side's replies, one after the other)."""
+    return next_reply(board, replies[len(board.move_stack) // 2:])
 
 
 def done(state: State, goal: Goal) -> bool:
@@ -87,13 +110,18 @@ def castles(board: chess.Board, move: chess.Move, side: str) -> bool:
 
 
 def play(state: State, move: chess.Move, goal: Goal) -> State:
-    """The state after ``move`` and the other side's pass (the move must be legal)."""
+    """The state after ``move`` and the other side's reply or pass (the move must be legal);
+    a target that the reply moves is followed to its new square."""
     board = state.board.copy(stack=False)
     castled = state.castled or (bool(goal.castle) and castles(board, move, goal.castle))
     board.push(move)
-    board.push(chess.Move.null())
+    left = state.left - {move.to_square}
+    reply = next_reply(board, state.script)
+    if reply and reply.from_square in left:
+        left = left - {reply.from_square} | {reply.to_square}
+    board.push(reply)
     mover = move.to_square if state.mover is not None else None
-    return State(board, mover, state.left - {move.to_square}, castled)
+    return State(board, mover, left, castled, state.script[1:])
 
 
 def unsafe(state: State) -> list[chess.Square]:
@@ -154,14 +182,16 @@ def par(board: chess.Board, goal: Goal, *, limit: int = 30) -> int | None:
     return len(routes[0]) if routes else None
 
 
-def route_text(board: chess.Board, moves: list[chess.Move]) -> str:
-    """The moves as SAN, each from the position with the other side passing ("Ra8 Rh8")."""
+def route_text(board: chess.Board, moves: list[chess.Move],
+               replies: tuple[chess.Move, ...] = ()) -> str:
+    """The side's moves as SAN, each from the position after the other side's reply or pass
+    ("Ra8 Rh8")."""
     board = board.copy(stack=False)
     sans: list[str] = []
-    for move in moves:
+    for number, move in enumerate(moves):
         sans.append(board.san(move))
         board.push(move)
-        board.push(chess.Move.null())
+        board.push(next_reply(board, replies[number:]))
     return " ".join(sans)
 
 

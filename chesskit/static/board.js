@@ -182,9 +182,9 @@ export default {
       btn.play.hidden = btn.play.hidden || get("board_input") === "number";
       input.placeholder = ui(text === "answer" ? "answer_box" : "move_box");
       input.setAttribute("aria-label", input.placeholder);
-      const submits = ["squares", "placement", "moves"].includes(get("board_input"));
+      const submits = ["squares", "placement", "moves"].includes(get("board_input")) && !get("drill");
       btn.submit.hidden = ex ? !submits || mode === "view" : mode !== "mark";
-      btn.hint.hidden = !ex || !!get("solved");
+      btn.hint.hidden = !ex || !!get("solved") || !!(get("demo") || []).length;
       btn.solution.hidden = !ex;
       help.hidden = btn.submit.hidden && btn.hint.hidden && btn.solution.hidden;
       prompt.textContent = get("prompt") || "";
@@ -194,6 +194,7 @@ export default {
       const kind = get("message") ? get("message_kind") : feedback && (get("correct") ? "ok" : "error");
       msg.className = "ck-msg ck-" + (kind || "info");
       root.classList.toggle("ck-solved", !!get("solved"));
+      root.classList.toggle("ck-drill", !!get("drill"));
       if (ex && feedback && !get("message")) msg.textContent = feedback;
       msg.hidden = !msg.textContent;
       status.textContent = get("status") || "";

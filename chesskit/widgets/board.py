@@ -237,7 +237,8 @@ class Board(anywidget.AnyWidget):
             self.index = index
             self.count = len(self._frames)
             self.fen = board.fen()
-            self.lastmove = board.peek().uci() if board.move_stack else ""
+            moved = [move for move in board.move_stack if move]  # a drill's passes are null
+            self.lastmove = moved[-1].uci() if moved else ""
             king = board.king(board.turn) if board.is_check() else None
             self.check = chess.square_name(king) if king is not None else ""
             self.legal = self._legal_now(board)
@@ -391,8 +392,9 @@ class Board(anywidget.AnyWidget):
         self.play_move(verdict.move)
         return verdict
 
-    def play_move(self, move: chess.Move) -> None:
-        """Push a legal move onto the shown position (later frames are dropped)."""
+    def play_move(self, move: chess.Move, *, kind: str = "ok") -> None:
+        """Push a legal move onto the shown position (later frames are dropped); say it as
+        ``kind`` ("info" for the other side's move in an exercise)."""
         board = self._frames[self.index].copy()
         san = board.san(move)
         mover = color_name(board.turn, lang=self.lang)
@@ -402,7 +404,7 @@ class Board(anywidget.AnyWidget):
         end = self._ending[2]
         check = t("widget.check", lang=self.lang) if board.is_check() and not end else ""
         self.say(sentences(t("widget.played", lang=self.lang, side=mover, san=san), end, check,
-                           lang=self.lang), kind="ok")
+                           lang=self.lang), kind=kind)
         self.after_move(board)
 
     def after_move(self, board: chess.Board) -> None:
@@ -430,8 +432,12 @@ class Board(anywidget.AnyWidget):
     def goto(self, index: int) -> Board:
         """Show position number ``index`` (clamped to the list)."""
         self._show(max(0, min(index, len(self._frames) - 1)))
-        self.say(self._ending[2] if self._announce_end else "")
+        self._stepped()
         return self
+
+    def _stepped(self) -> None:
+        """After a step to another position: say how the game ended, if it did."""
+        self.say(self._ending[2] if self._announce_end else "")
 
     def flip(self) -> Board:
         """Turn the board round."""
@@ -511,10 +517,12 @@ def _game_frames(text: str, *, start: chess.Board) -> list[chess.Board]:
     """Every position of a game given as PGN or as SAN moves, from ``start``."""
     import io
 
+    if "[FEN " not in text:  # the moves are read from ``start``
+        text = f'[FEN "{start.fen()}"]\n[SetUp "1"]\n\n{text}'
     game = chess.pgn.read_game(io.StringIO(text))
     if game is None:
         return [start]
-    board = game.board() if game.headers.get("FEN") else start.copy()
+    board = game.board()
     frames = [board.copy()]
     for move in game.mainline_moves():
         board.push(move)
@@ -557,8 +565,10 @@ class ExerciseBoard(Board):
     Every answer given on the board is graded by ``Exercise.check`` like a typed one, recorded
     with :func:`chesskit.learner.record_attempt`, and written into the cell's output (see
     :data:`ANSWER_MIME` and ``widgets.boardstate``), which every frontend saves with the
-    notebook.
-    The synced ``exercise_id`` + ``answer`` traits are the older, widget-state copy.
+    notebook. The synced ``exercise_id`` + ``answer`` traits are the older, widget-state copy.
+    "Show solution" on a whole game (a playout, a mini-game) plays it out on the board: the
+    arrow buttons step through it, with a sentence for each move (``demo``) and, for the basic
+    mates, the lone king's box tinted (``demo_box``).
     """
 
     exercise_id = traitlets.Unicode("").tag(sync=True)
@@ -573,6 +583,12 @@ class ExerciseBoard(Board):
     solution_shown = traitlets.Bool(False).tag(sync=True)
     after_solution = traitlets.Bool(False).tag(sync=True)
     solution_choice = traitlets.Unicode("").tag(sync=True)
+    drill = traitlets.Bool(False).tag(sync=True)
+    """One side moves alone and each move is checked at once (no Submit button)."""
+    demo = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """"Show solution" of a whole game: one sentence per position of the game played out."""
+    demo_box = traitlets.List(traitlets.List(traitlets.Unicode())).tag(sync=True)
+    """The squares of the lone king's box in each position of a basic mate played out."""
     _announce_end = False
 
     def __init__(self, position: object = None, *, exercise: Exercise, size: int = 400,
@@ -588,6 +604,7 @@ class ExerciseBoard(Board):
                          text_input=text_input,
                          orientation="white" if self._start.turn else "black")
         self.prompt = exercise.prompt_text(lang=self.lang)
+        self.drill = self._input == "moves" and exercise.defender_reply(self._start) is not None
         if self._input == "options":
             self.choices = [[chr(65 + i), f"{chr(65 + i)}. {option}"]
                             for i, option in enumerate(exercise.options(lang=self.lang))]
@@ -658,7 +675,10 @@ class ExerciseBoard(Board):
         self._record(answer, feedback)
         return feedback
 
-    def _record(self, answer: str, feedback: Feedback, *, announce: bool = True) -> None:
+    def _record(self, answer: str, feedback: Feedback, *, announce: bool = True,
+                first: str = "") -> None:
+        """Record and save an answer; ``announce`` its feedback under the board (after the
+        sentence ``first``, e.g. the other side's move)."""
         again = self.solved and feedback.correct  # a line played on after its key move
         if feedback.code not in ("empty", "incomplete") and not again:
             _store_attempt(self.exercise, feedback, answer)
@@ -671,9 +691,20 @@ class ExerciseBoard(Board):
             self.correct = feedback.correct
             self.solved = self.solved or feedback.correct
         if announce:
-            self.say(feedback.message, squares=feedback.squares,
+            self.say(sentences(first, feedback.message, lang=self.lang), squares=feedback.squares,
                      kind="ok" if feedback.correct else
                      "info" if feedback.code == "incomplete" else "error")
+
+    def move(self, move: str | chess.Move) -> Verdict:
+        """A move of the learner; the other side's moves (a reply, a pass) are the board's."""
+        board = self._frames[self.index]
+        if (self._input in _DEFENDED or self.drill) and board.turn != self._start.turn:
+            from chesskit.rules.explain import explain_move
+
+            self.say(t("widget.other_side_moves", lang=self.lang,
+                       side=color_name(board.turn, lang=self.lang)), kind="error")
+            return explain_move(board, move, lang=self.lang)
+        return super().move(move)
 
     def type_text(self, text: str) -> Verdict | None:
         """Typed answers: a move on boards that play moves, the answer itself on the others."""
@@ -709,8 +740,8 @@ class ExerciseBoard(Board):
         return super()._game_end(board)
 
     def _legal_now(self, board: chess.Board) -> dict[str, list[str]]:
-        if self._input in _DEFENDED and board.turn != self._start.turn:
-            return {}
+        if (self._input in _DEFENDED or self.drill) and board.turn != self._start.turn:
+            return {}  # the other side's move is the board's (a reply, a pass)
         return super()._legal_now(board)
 
     def after_move(self, board: chess.Board) -> None:
@@ -743,33 +774,61 @@ class ExerciseBoard(Board):
 
     def _drill_step(self, board: chess.Board) -> None:
         """A drill where one side moves alone (stars, capture everything, get ready to castle):
-        the kind answers each move with a pass, and the moves so far are checked; the notation
-        items that also take moves (both sides play, then Submit) get no reply."""
+        the kind answers each move with a pass or its scripted reply, the learner's moves so far
+        are checked, and the marks keep only the targets left; the notation items that also
+        take moves (both sides play, then Submit) get no reply."""
         if board.turn == self._start.turn:
             return
         reply = self.exercise.defender_reply(board)
         if reply is None:
             return
-        passed = board.copy()
-        passed.push(reply)
-        self._frames = self._frames[: self.index + 1] + [passed]
+        replied = board.copy()
+        words = t("widget.played", lang=self.lang, side=color_name(board.turn, lang=self.lang),
+                  san=board.san(reply)) if reply else ""
+        replied.push(reply)
+        self._frames = self._frames[: self.index + 1] + [replied]
         self._show(self.index + 1)
-        answer = " ".join(_sans(passed)[len(self._start.move_stack):])
+        answer = " ".join(_sans(replied)[len(self._start.move_stack)::2])
         feedback = self.exercise.check(answer, lang=self.lang)
-        self._record(answer, feedback)
+        self._record(answer, feedback, first=words)
+        self._drill_marks(feedback)
         if feedback.code != "incomplete":
             self.mode = "view"
             self._show(self.index)
 
+    def _drill_marks(self, feedback: Feedback | None) -> None:
+        """A drill's marks keep only the targets left (``feedback`` says which; all of them
+        before the first move)."""
+        start = self.exercise.board_marks().marks
+        if feedback is None:
+            self.marks = {colour: list(squares) for colour, squares in start.items()}
+        elif feedback.code in ("incomplete", "correct"):
+            left = [] if feedback.correct else sorted(chess.square_name(s)
+                                                      for s in feedback.squares)
+            self.marks = {colour: left for colour in start}
+
+    def take_back(self) -> None:
+        """Take back the last move; in a drill the other side's reply goes with the learner's
+        move, and the targets of the position before come back."""
+        super().take_back()
+        board = self._frames[self.index]
+        if self._input != "moves" or board.turn == self._start.turn or \
+                self.exercise.defender_reply(board) is None:
+            return
+        super().take_back()
+        answer = " ".join(_sans(self._frames[self.index])[len(self._start.move_stack)::2])
+        self._drill_marks(self.exercise.check(answer, lang=self.lang) if answer else None)
+
     def reply(self) -> None:
-        """The defender's answer in ``line`` and ``playout`` exercises."""
+        """The defender's answer in ``line`` and ``playout`` exercises (none once the board
+        only shows, e.g. a game played out by "Show solution" while a reply was due)."""
         super().reply()
         board = self._frames[self.index]
-        if self._game_end(board)[1] or board.turn == self._start.turn:
+        if self.mode != "play" or self._game_end(board)[1] or board.turn == self._start.turn:
             return
         move = self.exercise.defender_reply(board)
         if move is not None:
-            self.play_move(move)
+            self.play_move(move, kind="info")
 
     def show_hint(self) -> None:
         """The next hint: a nudge, then the piece, then the move; then "no more hints"."""
@@ -789,6 +848,9 @@ class ExerciseBoard(Board):
             self.say(t("widget.no_solution", lang=self.lang))
             return
         self.solution_shown = True
+        if self._input == "game":
+            self._play_out(solutions[0])
+            return
         drawn = self.exercise.solution_marks()
         if drawn.placement:
             board = chess.Board(None)
@@ -800,6 +862,46 @@ class ExerciseBoard(Board):
         if drawn.marks:
             self.marks = {**self.marks, **{c: list(s) for c, s in drawn.marks.items()}}
         self.say(self._solution_words(solutions, drawn.marks), kind="info")
+
+    def _play_out(self, game: str) -> None:
+        """Put the solution's game on the board to step through with the arrow buttons (and
+        keys), a sentence for each move: the move, why it is played (the technique of the
+        basic mates), how the game ended."""
+        from chesskit.exercises import opponent
+
+        frames = _game_frames(game, start=self._start)
+        attacker, taught = self._start.turn, bool(opponent.ending(self._start))
+        words = [t("widget.demo_start", lang=self.lang)]
+        total = len(frames) - 1
+        for number, (before, after) in enumerate(zip(frames, frames[1:], strict=False), 1):
+            move = after.peek()
+            why = opponent.step_reason(before, move, attacker=attacker, lang=self.lang) \
+                if taught else ""
+            step = t("widget.demo_step", lang=self.lang, number=number, total=total,
+                     side=color_name(before.turn, lang=self.lang), san=before.san(move))
+            end = self._game_end(after)[2] or (t("widget.demo_won", lang=self.lang, side=color_name(
+                attacker, lang=self.lang)) if number == total else "")
+            words.append(sentences(step, why, end, lang=self.lang))
+        boxes = [[chess.square_name(s) for s in opponent.box_squares(frame, attacker, guards=True)]
+                 for frame in frames] if taught else []
+        with self.hold_sync():
+            self.waiting = False
+            self.mode = "view"
+            self.arrows = []
+            self.show_moves = True
+            self.demo, self.demo_box = words, boxes
+            self._frames = frames
+            self.goto(0)
+
+    def _stepped(self) -> None:
+        """In a game played out by "Show solution": the step's sentence, the king's box."""
+        if not self.demo:
+            super()._stepped()
+            return
+        with self.hold_sync():
+            if self.demo_box:
+                self.marks = {"blue": self.demo_box[self.index]}
+            self.say(self.demo[self.index], kind="info")
 
     def _solution_words(self, solutions: list[str], marks: Mapping[str, Sequence[str]]) -> str:
         if self._input == "placement":
