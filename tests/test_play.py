@@ -189,6 +189,9 @@ def test_the_defender_of_check_in_two_is_stubborn_and_always_the_same() -> None:
     assert len(replies) == 1
     reply = replies.pop()
     assert reply is not None and board.is_legal(reply)
+    board.push(reply)
+    board.push(next(m for m in board.legal_moves if board.gives_check(m)))
+    assert ex.defender_reply(board) is None  # the check is given at move 2: the line is over
 
 
 # -- mini-games ---------------------------------------------------------------------------

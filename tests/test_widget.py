@@ -506,6 +506,20 @@ def test_a_pawn_war_is_won_on_the_board(store) -> None:  # type: ignore[no-untyp
     assert board.correct and board.mode == "view" and "win" in board.message
 
 
+def test_check_in_two_ends_with_the_check_on_the_board(store) -> None:  # type: ignore[no-untyped-def]
+    from chesskit.exercises.catalog import exercise
+
+    board = ExerciseBoard(exercise=exercise("06.41"), lang="en")
+    _play_on(board, ["Ne5"])
+    assert board.mode == "play" and board.waiting
+    board.reply()
+    reply = board.board.peek()
+    check = next(m for m in board.board.legal_moves if board.board.gives_check(m))
+    _play_on(board, [board.board.san(check)])
+    assert board.correct and board.mode == "view" and not board.waiting
+    assert board.board.move_stack[-2] == reply and board.board.is_check()
+
+
 def test_a_capture_drill_with_scripted_replies_on_the_board(store) -> None:  # type: ignore[no-untyped-def]
     from chesskit.exercises.catalog import exercise
 

@@ -90,10 +90,13 @@ class CheckInKind(Kind):
         return sorted(board.san(m) for m in board.legal_moves if forces_check(board, m, n))
 
     def defender_reply(self, ex: Exercise, board: chess.Board) -> chess.Move | None:
-        """The reply that leaves the fewest checking continuations (UCI order on ties)."""
+        """The reply that leaves the fewest checking continuations (UCI order on ties); none
+        once the solver has made its ``n`` moves (the check is given: the line is over)."""
         n = int(ex.data["n"])
-        played = len(board.move_stack) - len(ex._board.move_stack)
-        left = max(1, n - (played + 1) // 2)
+        made = (len(board.move_stack) - len(ex._board.move_stack) + 1) // 2
+        if made >= n:
+            return None
+        left = n - made
         return min(board.legal_moves, default=None,
                    key=lambda r: (_checks_left(after(board, r), left), r.uci()))
 

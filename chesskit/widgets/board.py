@@ -758,7 +758,8 @@ class ExerciseBoard(Board):
         feedback = self.exercise.check(answer, lang=self.lang)
         if feedback.correct or feedback.code == "incomplete":
             self._record(answer, feedback, announce=feedback.correct)
-            over = bool(self._game_end(board)[1]) or (feedback.correct and self._input == "game")
+            over = bool(self._game_end(board)[1]) or (feedback.correct and (
+                self._input == "game" or self.exercise.defender_reply(board) is None))
             if self._input in _DEFENDED and not over:
                 self.waiting = True
             else:
