@@ -348,6 +348,16 @@ def piece_on(piece_type: chess.PieceType, square: chess.Square, *,
              square=chess.square_name(square))
 
 
+def sentences(*parts: str, lang: str | None = None) -> str:
+    """Sentences one after the other, the language's way (a space between them in English,
+    none in Chinese); empty parts are left out.
+
+    >>> sentences("黑方走了Qh4#。", "将死！黑方胜。", "", lang="zh-Hans")
+    '黑方走了Qh4#。将死！黑方胜。'
+    """
+    return t("core.sentence_sep", lang=lang).join(part for part in parts if part)
+
+
 def join_words(items: list[str], *, lang: str | None = None) -> str:
     """``"a, b and c"`` / ``"a、b和c"``."""
     if len(items) <= 1:

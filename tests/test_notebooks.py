@@ -9,6 +9,7 @@ from chesskit.course.notebooks import (
     course_root,
     lesson_notebook,
     parse_lesson,
+    review_ids,
     stale,
 )
 
@@ -69,3 +70,12 @@ def test_the_course_folder_is_found_from_inside_it_or_refused(tmp_path) -> None:
     assert course_root(ROOT / "lessons" / "src") == ROOT
     with pytest.raises(LessonSourceError, match="No course here"):
         course_root(tmp_path)
+
+
+def test_a_new_bank_item_changes_a_review_by_one_item_at_most() -> None:
+    earlier = [f"{lesson:02d}.{n:02d}" for lesson in range(1, 12) for n in range(1, 40)]
+    for number in range(12, 30):
+        before = set(review_ids(number, earlier, count=10))
+        for added in ("05.99", "11.50", "01.00"):
+            after = set(review_ids(number, [*earlier, added], count=10))
+            assert len(after) == 10 and len(before - after) <= 1 and after - before <= {added}

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import os
-import random
 import re
 import sys
 from collections.abc import Iterable, Mapping
@@ -254,16 +254,29 @@ def lesson_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
 def exercise_ids(lesson: Lesson) -> tuple[list[str], list[str]]:
     """The items of a lesson's exercise notebook: (its own items, mixed review from earlier).
 
-    Composed items all come; generated drills at most MAX_DRILLS; the review draws
-    ``lesson.review`` items from lessons ``review_from`` up to the one before, seeded by the
-    lesson number, so the same build always picks the same items.
+    Composed items all come; generated drills at most MAX_DRILLS; the review takes the
+    ``lesson.review`` items of lessons ``review_from`` up to the one before that rank first by
+    a hash of the lesson number and the item's id: the same build always picks the same items,
+    and an item added to the bank changes a review only when it ranks among those picked.
     """
     from chesskit.exercises.catalog import bank
 
     earlier = [item.id for item in bank() if max(1, lesson.review_from) <= item.lesson
                < lesson.number and item.kind != "playout"]
-    picked = random.Random(lesson.number).sample(earlier, min(lesson.review, len(earlier)))
-    return own_exercise_ids(lesson.number), sorted(picked)
+    return own_exercise_ids(lesson.number), review_ids(lesson.number, earlier,
+                                                       count=lesson.review)
+
+
+def review_ids(number: int, earlier: Iterable[str], *, count: int) -> list[str]:
+    """The ``count`` items of ``earlier`` that rank first for lesson ``number`` (by a hash of
+    both), sorted: one more item in ``earlier`` changes at most one of them.
+
+    >>> review_ids(12, ["05.01", "05.02", "06.01"], count=2)
+    ['05.02', '06.01']
+    """
+    ranked = sorted(earlier, key=lambda item_id: hashlib.sha256(
+        f"{number}:{item_id}".encode()).digest())
+    return sorted(ranked[:count])
 
 
 def own_exercise_ids(number: int) -> list[str]:

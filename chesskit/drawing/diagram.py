@@ -19,7 +19,7 @@ import chess.svg
 
 from chesskit.drawing.text import FONT_FAMILY, wrap
 from chesskit.errors import PositionError
-from chesskit.i18n import color_name, get_language, localize, piece_name, t
+from chesskit.i18n import color_name, get_language, localize, piece_name, sentences, t
 from chesskit.rules.position import Position, is_drill, to_board
 
 SQUARE = 45
@@ -279,7 +279,7 @@ def alt_text(position: chess.BaseBoard, *, marked: Iterable[chess.Square] = (),
     >>> alt_text(chess.Board("4k3/8/8/8/8/8/8/4K2R w K - 0 1"), lang="en")
     'White: king e1, rook h1. Black: king e8. White to move.'
     """
-    sentences = []
+    parts: list[str] = []
     for color in (chess.WHITE, chess.BLACK):
         groups = []
         for piece_type in sorted(chess.PIECE_TYPES, reverse=True):
@@ -289,22 +289,22 @@ def alt_text(position: chess.BaseBoard, *, marked: Iterable[chess.Square] = (),
                                 lang=lang, piece=piece_name(piece_type, lang=lang),
                                 squares=t("diagram.square_sep", lang=lang).join(squares)))
         side = color_name(color, lang=lang)
-        sentences.append(t("diagram.alt_side", lang=lang, side=side,
-                           pieces=t("diagram.group_sep", lang=lang).join(groups))
-                         if groups else t("diagram.alt_nothing", lang=lang, side=side))
+        parts.append(t("diagram.alt_side", lang=lang, side=side,
+                       pieces=t("diagram.group_sep", lang=lang).join(groups))
+                     if groups else t("diagram.alt_nothing", lang=lang, side=side))
     if isinstance(position, chess.Board) and not is_drill(position):
-        sentences.append(t("core.side_to_move", lang=lang,
-                           side=color_name(position.turn, lang=lang)))
+        parts.append(t("core.side_to_move", lang=lang,
+                       side=color_name(position.turn, lang=lang)))
     names = [chess.square_name(s) for s in marked]
     if names:
-        sentences.append(t("diagram.alt_marked", lang=lang,
-                           squares=t("core.list_sep", lang=lang).join(names)))
+        parts.append(t("diagram.alt_marked", lang=lang,
+                       squares=t("core.list_sep", lang=lang).join(names)))
     paths = [t("diagram.alt_arrow", lang=lang, tail=chess.square_name(a), head=chess.square_name(b))
              for a, b, _ in arrows]
     if paths:
-        sentences.append(t("diagram.alt_arrows", lang=lang,
-                           arrows=t("core.list_sep", lang=lang).join(paths)))
-    return t("diagram.sentence_sep", lang=lang).join(sentences)
+        parts.append(t("diagram.alt_arrows", lang=lang,
+                       arrows=t("core.list_sep", lang=lang).join(paths)))
+    return sentences(*parts, lang=lang)
 
 
 def board(position: Position, *, marks: Mapping[str, object] | None = None,
@@ -338,9 +338,9 @@ def board(position: Position, *, marks: Mapping[str, object] | None = None,
         height += (4 if coordinates else 8) + _CAPTION_LINE * len(lines)
     marked = sorted({*[s for v in (*fills.values(), *symbols.values()) for s in v], *labels},
                     key=lambda s: (chess.square_rank(s), chess.square_file(s)))
-    alt = t("diagram.sentence_sep", lang=lang).join(
-        [*([caption_text] if lines else []),
-         alt_text(position_board, marked=marked, arrows=arrow_list, lang=lang)])
+    alt = sentences(caption_text if lines else "",
+                    alt_text(position_board, marked=marked, arrows=arrow_list, lang=lang),
+                    lang=lang)
     pieces = [(piece.symbol(), s) for s, piece in sorted(position_board.piece_map().items())]
     size_attrs = (f' width="{size}" height="{round(size * height / frame.width)}"'
                   if size else "")

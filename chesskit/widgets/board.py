@@ -30,7 +30,15 @@ import traitlets
 from chesskit.errors import ChessKitError, MoveError
 from chesskit.exercises.hints import ladder as hint_ladder
 from chesskit.exercises.protocol import BoardInput
-from chesskit.i18n import color_name, get_language, join_words, piece_name, piece_on, t
+from chesskit.i18n import (
+    color_name,
+    get_language,
+    join_words,
+    piece_name,
+    piece_on,
+    sentences,
+    t,
+)
 from chesskit.widgets.boardstate import ANSWER_MIME
 
 if TYPE_CHECKING:
@@ -128,16 +136,6 @@ def result_sentence(board: chess.Board, *, lang: str | None = None) -> tuple[str
     text = t(f"widget.result_{reason}", lang=lang, winner=winner,
              side=color_name(board.turn, lang=lang))
     return outcome.result(), reason, text
-
-
-def sentences(*parts: str, lang: str | None = None) -> str:
-    """Sentences one after the other: a space between them in English, none in Chinese.
-
-    >>> sentences("黑方走了Qh4#。", "将死！黑方胜。", "", lang="zh-Hans")
-    '黑方走了Qh4#。将死！黑方胜。'
-    """
-    glue = "" if get_language(lang).startswith("zh") else " "
-    return glue.join(part for part in parts if part)
 
 
 def _color(text: str) -> chess.Color:
