@@ -2,11 +2,13 @@
 
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from chesskit.course.notebooks import (
     LessonSourceError,
     course_root,
+    execute,
     lesson_notebook,
     parse_lesson,
     review_ids,
@@ -79,3 +81,10 @@ def test_a_new_bank_item_changes_a_review_by_one_item_at_most() -> None:
         for added in ("05.99", "11.50", "01.00"):
             after = set(review_ids(number, [*earlier, added], count=10))
             assert len(after) == 10 and len(before - after) <= 1 and after - before <= {added}
+
+
+def test_a_failing_cell_names_the_notebook_and_the_error(tmp_path) -> None:
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 / 0")])
+    with pytest.raises(LessonSourceError, match=r"^x\.ipynb: a cell failed: ZeroDivisionError"):
+        execute(notebook, cwd=tmp_path, name="x.ipynb")
+    assert notebook.cells[0].outputs == []  # the notebook given is left as it was

@@ -12,6 +12,7 @@ A lesson source (``lessons/src/LL-slug.md``, format in DESIGN.md) becomes
 from __future__ import annotations
 
 import argparse
+import copy
 import dataclasses
 import hashlib
 import os
@@ -329,16 +330,34 @@ def _strip_volatile(notebook: nbformat.NotebookNode) -> None:
                 data.pop("application/vnd.jupyter.widget-view+json", None)
 
 
-def execute(notebook: nbformat.NotebookNode, *, cwd: Path) -> nbformat.NotebookNode:
-    """Run a notebook top to bottom in a fresh kernel; raise on the first failing cell."""
+def execute(notebook: nbformat.NotebookNode, *, cwd: Path, name: str = "the notebook",
+            tries: int = 2) -> nbformat.NotebookNode:
+    """Run a notebook top to bottom in a fresh kernel. A kernel that dies or does not start
+    (a busy machine) is started again, ``tries`` times in all; a failing cell raises
+    LessonSourceError naming ``name`` and the error."""
     from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
 
-    client = NotebookClient(notebook, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(cwd)}},
-                            record_timing=False, store_widget_state=False)
-    client.execute()
-    _strip_volatile(notebook)
-    return notebook
+    attempt = 0
+    while True:
+        attempt += 1
+        run = copy.deepcopy(notebook)
+        client = NotebookClient(run, timeout=300, kernel_name="python3",
+                                resources={"metadata": {"path": str(cwd)}},
+                                record_timing=False, store_widget_state=False)
+        try:
+            client.execute()
+        except CellExecutionError as error:
+            said = re.sub(r"\x1b\[[0-9;]*m", "", str(error)).strip()  # no terminal colours
+            last = said.splitlines()[-1] if said else "an error"
+            raise LessonSourceError(f"{name}: a cell failed: {last}") from None
+        except (RuntimeError, TimeoutError) as error:  # the kernel died or never answered
+            if attempt >= tries:
+                raise LessonSourceError(f"{name}: the kernel stopped {tries} times "
+                                        f"({error}); try again on a less busy machine.") from None
+            continue
+        _strip_volatile(run)
+        return run
 
 
 def _build_one(job: tuple[str, str, bool]) -> str:
@@ -348,7 +367,7 @@ def _build_one(job: tuple[str, str, bool]) -> str:
     notebook = nbformat.reads(content, as_version=4)
     path.parent.mkdir(parents=True, exist_ok=True)
     if run:
-        execute(notebook, cwd=path.parent)
+        notebook = execute(notebook, cwd=path.parent, name=path_text)
     path.write_text(nbformat.writes(notebook) + "\n", encoding="utf-8")
     return path_text
 
