@@ -11,7 +11,7 @@ Every function works on a ``chess.Board`` with push/pop and leaves it as it foun
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import chess
 import chess.engine
@@ -37,7 +37,10 @@ def material(board: chess.Board, color: chess.Color) -> int:
 
 def balance(board: chess.Board) -> int:
     """White's material minus Black's."""
-    return material(board, chess.WHITE) - material(board, chess.BLACK)
+    white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
+    return sum(value * ((mask & white).bit_count() - (mask & black).bit_count())
+               for mask, value in ((board.pawns, 1), (board.knights, 3), (board.bishops, 3),
+                                   (board.rooks, 5), (board.queens, 9)))
 
 
 def ordered_moves(board: chess.Board) -> list[chess.Move]:
@@ -54,12 +57,17 @@ def ordered_moves(board: chess.Board) -> list[chess.Move]:
     return sorted(board.legal_moves, key=key)
 
 
+def _by_victim(board: chess.Board, moves: Iterable[chess.Move]) -> list[chess.Move]:
+    """Captures, biggest victim first, then smallest attacker first."""
+    def key(move: chess.Move) -> int:
+        victim = board.piece_type_at(move.to_square) or chess.PAWN  # en passant
+        return VALUES[board.piece_type_at(move.from_square) or chess.PAWN] - 10 * VALUES[victim]
+    return sorted(moves, key=key)
+
+
 def _captures(board: chess.Board) -> list[chess.Move]:
     """Legal captures, biggest victim first (no check test: the quiescence search's hot path)."""
-    def key(move: chess.Move) -> tuple[int, str]:
-        victim = board.piece_type_at(move.to_square)
-        return (-VALUES.get(victim, 1) if victim else -1, move.uci())
-    return sorted(board.generate_legal_captures(), key=key)
+    return _by_victim(board, board.generate_legal_captures())
 
 
 def _mates_now(board: chess.Board) -> Iterator[chess.Move]:
@@ -164,8 +172,61 @@ def shortest_mate(board: chess.Board, *, limit: int = 4) -> int | None:
     return next((n for n in range(1, limit + 1) if _can_mate(board, n, memo)), None)
 
 
+_Entry = tuple[int, int, "chess.Move | None"]
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_TABLE: dict[tuple[object, int], _Entry] = {}
+_TABLE_LIMIT = 200_000
+"""The transposition table of :func:`_negamax`: (position, depth) -> (score, bound kind, best
+move). A score is a bound of the position's true value (exact, at least, at most), so a
+remembered one is valid in any later search: results never depend on what was searched before.
+The table is emptied when it holds ``_TABLE_LIMIT`` positions, so memory stays bounded."""
+_KILLERS: dict[int, chess.Move] = {}
+"""The last move that refuted a position at each depth: tried early in the next one."""
+
+
+def _staged(board: chess.Board, first: tuple[chess.Move | None, ...]) -> Iterator[chess.Move]:
+    """Legal moves for the material search, generated as needed: the ``first`` moves that are
+    legal, then captures (biggest victim first), then the rest. The order only makes the search
+    faster: a refutation found early spares generating the others."""
+    tried: list[chess.Move] = []
+    for move in first:
+        if move is not None and move not in tried and board.is_legal(move):
+            tried.append(move)
+            yield move
+    captures = list(board.generate_legal_captures())
+    yield from (m for m in _by_victim(board, captures) if m not in tried)
+    quiet = ~board.occupied_co[not board.turn]
+    yield from (m for m in board.generate_legal_moves(to_mask=quiet)
+                if m not in tried and not board.is_en_passant(m))
+
+
+def _gain(board: chess.Board, move: chess.Move) -> int:
+    """The material ``move`` wins at once: what it takes, and what a promotion adds."""
+    taken = VALUES[board.piece_type_at(move.to_square) or chess.PAWN] if (
+        board.is_capture(move)) else 0
+    return taken + (VALUES[move.promotion] - 1 if move.promotion else 0)
+
+
+def _may_check(board: chess.Board, move: chess.Move) -> bool:
+    """False only when ``move`` cannot give check: it neither leaves nor reaches a line or a
+    knight's jump from the enemy king (cheaper than ``gives_check``, which plays the move).
+
+    >>> b = chess.Board("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    >>> _may_check(b, b.parse_san("Ra8+")), _may_check(b, b.parse_san("Rb1"))
+    (True, False)
+    """
+    king = board.king(not board.turn)
+    if king is None or board.is_castling(move) or board.is_en_passant(move):
+        return True
+    return bool(chess.BB_RAYS[king][move.from_square] | chess.BB_RAYS[king][move.to_square]
+                | chess.BB_KNIGHT_ATTACKS[king] & chess.BB_SQUARES[move.to_square])
+
+
 def _quiesce(board: chess.Board, alpha: int, beta: int, depth: int) -> int:
-    """Captures only; scores from the side to move's view."""
+    """Captures only; scores from the side to move's view.
+
+    A capture that cannot check scores at most the stand-pat score plus what it wins (the
+    other side may always stand pat), so one that cannot reach ``alpha`` is not searched."""
     if board.is_checkmate():
         return -MATE_SCORE
     stand = balance(board) * (1 if board.turn else -1)
@@ -173,6 +234,8 @@ def _quiesce(board: chess.Board, alpha: int, beta: int, depth: int) -> int:
         return stand
     alpha = max(alpha, stand)
     for move in _captures(board):
+        if stand + _gain(board, move) <= alpha and not _may_check(board, move):
+            continue
         board.push(move)
         score = -_quiesce(board, -beta, -alpha, depth - 1)
         board.pop()
@@ -183,21 +246,49 @@ def _quiesce(board: chess.Board, alpha: int, beta: int, depth: int) -> int:
 
 
 def _negamax(board: chess.Board, depth: int, alpha: int, beta: int) -> int:
-    if board.is_checkmate():
-        return -MATE_SCORE
-    if board.is_stalemate() or board.is_insufficient_material():
-        return 0
+    """The side to move's score ``depth`` plies deep, then through the captures (fail-soft
+    alpha-beta: exact inside (alpha, beta), a bound outside).
+
+    One ply from the end, a move that cannot check scores at most the stand-pat score plus
+    what it wins, or 0 (a stalemate): when that cannot reach ``alpha`` it is not searched and
+    that bound counts as its score."""
     if depth == 0:
-        return _quiesce(board, alpha, beta, 4)
-    best = -MATE_SCORE - 1
-    for move in ordered_moves(board):
+        if not any(board.generate_legal_moves()):
+            return -MATE_SCORE if board.is_check() else 0
+        return 0 if board.is_insufficient_material() else _quiesce(board, alpha, beta, 4)
+    key = (board._transposition_key(), depth)
+    known = _TABLE.get(key)
+    if known is not None:
+        score, kind, _ = known
+        if (kind == _EXACT or (kind == _LOWER and score >= beta)
+                or (kind == _UPPER and score <= alpha)):
+            return score
+    if board.is_insufficient_material():
+        return -MATE_SCORE if board.is_checkmate() else 0
+    stand = balance(board) * (1 if board.turn else -1)
+    best, start, best_move, moved = -MATE_SCORE - 1, alpha, None, False
+    for move in _staged(board, (known[2] if known else None, _KILLERS.get(depth))):
+        moved = True
+        if depth == 1:
+            bound = max(stand + _gain(board, move), 0)
+            if bound <= alpha and not _may_check(board, move):
+                best = max(best, bound)
+                continue
         board.push(move)
         score = -_negamax(board, depth - 1, -beta, -alpha)
         board.pop()
-        best = max(best, score)
+        if score > best:
+            best, best_move = score, move
         alpha = max(alpha, score)
         if alpha >= beta:
+            _KILLERS[depth] = move
             break
+    if not moved:
+        return -MATE_SCORE if board.is_check() else 0
+    if len(_TABLE) >= _TABLE_LIMIT:
+        _TABLE.clear()
+    kind = _UPPER if best <= start else _LOWER if best >= beta else _EXACT
+    _TABLE[key] = (best, kind, best_move)
     return best
 
 
@@ -219,19 +310,24 @@ def best_defence(board: chess.Board, move: chess.Move, *, depth: int = 2,
             return MATE_SCORE, None
         if board.is_stalemate() or board.is_insufficient_material():
             return -before, None
-        best: tuple[int, chess.Move] | None = None
-        for reply in ordered_moves(board):
-            board.push(reply)
-            # only a score below the best so far matters: search with that as the bound
-            bound = MATE_SCORE + 1 if best is None else best[0]
+        replies = ordered_moves(board)  # of equally good replies, the first is named
+        known = _TABLE.get((board._transposition_key(), depth))
+        best: tuple[int, int] | None = None  # score, index in replies
+        for index in sorted(range(len(replies)), key=lambda i: known is None
+                            or replies[i] != known[2]):  # the remembered best reply first
+            board.push(replies[index])
+            # only a score below the best so far (or equal, for an earlier reply) matters:
+            # search with that as the bound, below which scores are exact
+            bound = (MATE_SCORE + 1 if best is None
+                     else best[0] + (1 if index < best[1] else 0))
             score = _negamax(board, depth - 1, -MATE_SCORE - 1, bound)
             board.pop()
-            if best is None or score < best[0]:
-                best = (score, reply)
+            if best is None or score < bound:
+                best = (score, index)
     finally:
         board.pop()
     assert best is not None  # a position that is neither mate nor stalemate has a move
-    return (best[0] if abs(best[0]) >= MATE_SCORE else best[0] - before), best[1]
+    return (best[0] if abs(best[0]) >= MATE_SCORE else best[0] - before), replies[best[1]]
 
 
 def material_gain(board: chess.Board, move: chess.Move, *, depth: int = 2) -> int:
