@@ -22,6 +22,9 @@ from chesskit.errors import EngineMissingError
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9,
           chess.KING: 0}
 MATE_SCORE = 1000
+SAFE_REPLY = 4
+"""A refutation shown to a learner never lets them mate in this many moves by checks when
+another reply refutes the move as well (:func:`allows_mate`)."""
 _CENTRE = (3.5, 3.5)
 
 
@@ -172,6 +175,50 @@ def shortest_mate(board: chess.Board, *, limit: int = 4) -> int | None:
     return next((n for n in range(1, limit + 1) if _can_mate(board, n, memo)), None)
 
 
+def mates_by_checks(board: chess.Board, n: int) -> bool:
+    """True when the side to move mates in at most ``n`` moves giving check at every move,
+    whatever the defence: a cheap test for a short forced mate (the defender has only the
+    answers to a check).
+
+    >>> b = chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+    >>> mates_by_checks(b, 1), mates_by_checks(chess.Board(), 3)
+    (True, False)
+    """
+    return _checks_mate(board, n, {})
+
+
+def _checks_mate(board: chess.Board, n: int, memo: dict[tuple[object, int], bool]) -> bool:
+    key = (board._transposition_key(), n)
+    if key not in memo:
+        memo[key] = n > 0 and any(_check_forces(board, move, n, memo)
+                                  for move in board.generate_legal_moves()
+                                  if _may_check(board, move) and board.gives_check(move))
+    return memo[key]
+
+
+def _check_forces(board: chess.Board, move: chess.Move, n: int,
+                  memo: dict[tuple[object, int], bool]) -> bool:
+    board.push(move)
+    try:
+        if board.is_checkmate():
+            return True
+        if n == 1:
+            return False
+        replies = list(board.legal_moves)
+        return bool(replies) and all(_after_check(board, reply, n - 1, memo) for reply in replies)
+    finally:
+        board.pop()
+
+
+def _after_check(board: chess.Board, reply: chess.Move, n: int,
+                 memo: dict[tuple[object, int], bool]) -> bool:
+    board.push(reply)
+    try:
+        return _checks_mate(board, n, memo)
+    finally:
+        board.pop()
+
+
 _Entry = tuple[int, int, "chess.Move | None"]
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _TABLE: dict[tuple[object, int], _Entry] = {}
@@ -292,11 +339,52 @@ def _negamax(board: chess.Board, depth: int, alpha: int, beta: int) -> int:
     return best
 
 
-def best_defence(board: chess.Board, move: chess.Move, *, depth: int = 2,
+def _least(board: chess.Board, replies: list[chess.Move], depth: int,
+           skip: frozenset[chess.Move]) -> tuple[int, int]:
+    """The score of the reply (not in ``skip``) that leaves the side to move after it least,
+    and its index in ``replies`` (the first of equally good ones)."""
+    known = _TABLE.get((board._transposition_key(), depth))
+    best: tuple[int, int] | None = None  # score, index in replies
+    for index in sorted(range(len(replies)), key=lambda i: known is None
+                        or replies[i] != known[2]):  # the remembered best reply first
+        if replies[index] in skip:
+            continue
+        board.push(replies[index])
+        # only a score below the best so far (or equal, for an earlier reply) matters:
+        # search with that as the bound, below which scores are exact
+        bound = MATE_SCORE + 1 if best is None else best[0] + (1 if index < best[1] else 0)
+        score = _negamax(board, depth - 1, -MATE_SCORE - 1, bound)
+        board.pop()
+        if best is None or score < bound:
+            best = (score, index)
+    assert best is not None  # called with a reply not in skip
+    return best
+
+
+def allows_mate(board: chess.Board, reply: chess.Move, n: int = 0) -> bool:
+    """True when after ``reply`` the other side mates in ``n`` (default :data:`SAFE_REPLY`)
+    moves by checks (:func:`mates_by_checks`).
+
+    >>> b = chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1")
+    >>> allows_mate(b, b.parse_san("Kf8")), allows_mate(b, b.parse_san("Kh8"))
+    (False, True)
+    """
+    board.push(reply)
+    try:
+        return mates_by_checks(board, n or SAFE_REPLY)
+    finally:
+        board.pop()
+
+
+def best_defence(board: chess.Board, move: chess.Move, *, depth: int = 2, safe: int = 0,
                  ) -> tuple[int, chess.Move | None]:
     """What the mover is sure to win with ``move`` against every reply (searched ``depth`` >= 1
     plies after the move, then through the captures; a mate counts as 1000), and the reply
     that holds the mover to that (None when the move ends the game).
+
+    With ``safe`` = n, a reply after which the mover mates in n by checks
+    (:func:`mates_by_checks`) is left out while another reply is not: the refutation shown to
+    a learner never walks into a mate, and the gain is what the mover wins against it.
 
     >>> b = chess.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")
     >>> gain, reply = best_defence(b, chess.Move.from_uci("d1d5"))
@@ -311,23 +399,17 @@ def best_defence(board: chess.Board, move: chess.Move, *, depth: int = 2,
         if board.is_stalemate() or board.is_insufficient_material():
             return -before, None
         replies = ordered_moves(board)  # of equally good replies, the first is named
-        known = _TABLE.get((board._transposition_key(), depth))
-        best: tuple[int, int] | None = None  # score, index in replies
-        for index in sorted(range(len(replies)), key=lambda i: known is None
-                            or replies[i] != known[2]):  # the remembered best reply first
-            board.push(replies[index])
-            # only a score below the best so far (or equal, for an earlier reply) matters:
-            # search with that as the bound, below which scores are exact
-            bound = (MATE_SCORE + 1 if best is None
-                     else best[0] + (1 if index < best[1] else 0))
-            score = _negamax(board, depth - 1, -MATE_SCORE - 1, bound)
-            board.pop()
-            if best is None or score < bound:
-                best = (score, index)
+        score, index = first = _least(board, replies, depth, frozenset())
+        unsafe: set[chess.Move] = set()
+        while safe and allows_mate(board, replies[index], safe):
+            unsafe.add(replies[index])
+            if len(unsafe) == len(replies):  # every reply allows one: the best is named
+                score, index = first
+                break
+            score, index = _least(board, replies, depth, frozenset(unsafe))
     finally:
         board.pop()
-    assert best is not None  # a position that is neither mate nor stalemate has a move
-    return (best[0] if abs(best[0]) >= MATE_SCORE else best[0] - before), replies[best[1]]
+    return (score if abs(score) >= MATE_SCORE else score - before), replies[index]
 
 
 def material_gain(board: chess.Board, move: chess.Move, *, depth: int = 2) -> int:
@@ -350,11 +432,6 @@ def wins_at_least(board: chess.Board, move: chess.Move, gain: int, *, depth: int
     finally:
         board.pop()
     return score >= target
-
-
-def best_reply(board: chess.Board, move: chess.Move, *, depth: int = 2) -> chess.Move | None:
-    """The reply that gives the mover least after ``move`` (the refutation to show)."""
-    return best_defence(board, move, depth=depth)[1]
 
 
 def is_perpetual(board: chess.Board, move: chess.Move, *, plies: int = 10) -> bool:
