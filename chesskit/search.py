@@ -222,7 +222,7 @@ def _after_check(board: chess.Board, reply: chess.Move, n: int,
 _Entry = tuple[int, int, "chess.Move | None"]
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _TABLE: dict[tuple[object, int], _Entry] = {}
-_TABLE_LIMIT = 200_000
+_TABLE_LIMIT = 100_000
 """The transposition table of :func:`_negamax`: (position, depth) -> (score, bound kind, best
 move). A score is a bound of the position's true value (exact, at least, at most), so a
 remembered one is valid in any later search: results never depend on what was searched before.
