@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 import chess
 import chess.engine
@@ -175,6 +176,33 @@ def shortest_mate(board: chess.Board, *, limit: int = 4) -> int | None:
     return next((n for n in range(1, limit + 1) if _can_mate(board, n, memo)), None)
 
 
+_Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
+_Entry = tuple[int, int, "chess.Move | None"]
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_TABLE: dict[tuple[object, int], _Entry] = {}
+_TABLE_LIMIT = 100_000
+"""The transposition table of :func:`_negamax`: (position, depth) -> (score, bound kind, best
+move). A score is a bound of the position's true value (exact, at least, at most), so a
+remembered one is valid in any later search: results never depend on what was searched before.
+The table is emptied when it holds ``_TABLE_LIMIT`` positions, so memory stays bounded."""
+_CHECK_MATES: dict[tuple[object, int], bool] = {}
+"""Positions :func:`mates_by_checks` has decided, by (position, moves)."""
+_DEFENCES: dict[tuple[object, chess.Move, int, int], tuple[int, chess.Move | None]] = {}
+""":func:`best_defence`'s answers by (position, move, depth, safe): a class answers the same
+wrong move again and again, in more than one language."""
+_KILLERS: dict[int, chess.Move] = {}
+"""The last move that refuted a position at each depth: tried early in the next one."""
+
+
+def _remember(cache: dict[_Key, _Value], key: _Key, value: _Value) -> _Value:
+    """Store ``value`` in one of the caches above (emptied when it is full) and return it."""
+    if len(cache) >= _TABLE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 def mates_by_checks(board: chess.Board, n: int) -> bool:
     """True when the side to move mates in at most ``n`` moves giving check at every move,
     whatever the defence: a cheap test for a short forced mate (the defender has only the
@@ -184,16 +212,17 @@ def mates_by_checks(board: chess.Board, n: int) -> bool:
     >>> mates_by_checks(b, 1), mates_by_checks(chess.Board(), 3)
     (True, False)
     """
-    return _checks_mate(board, n, {})
+    return _checks_mate(board, n, _CHECK_MATES)
 
 
 def _checks_mate(board: chess.Board, n: int, memo: dict[tuple[object, int], bool]) -> bool:
     key = (board._transposition_key(), n)
-    if key not in memo:
-        memo[key] = n > 0 and any(_check_forces(board, move, n, memo)
-                                  for move in board.generate_legal_moves()
-                                  if _may_check(board, move) and board.gives_check(move))
-    return memo[key]
+    known = memo.get(key)
+    if known is None:
+        known = _remember(memo, key, n > 0 and any(
+            _check_forces(board, move, n, memo) for move in board.generate_legal_moves()
+            if _may_check(board, move) and board.gives_check(move)))
+    return known
 
 
 def _check_forces(board: chess.Board, move: chess.Move, n: int,
@@ -217,18 +246,6 @@ def _after_check(board: chess.Board, reply: chess.Move, n: int,
         return _checks_mate(board, n, memo)
     finally:
         board.pop()
-
-
-_Entry = tuple[int, int, "chess.Move | None"]
-_EXACT, _LOWER, _UPPER = 0, 1, 2
-_TABLE: dict[tuple[object, int], _Entry] = {}
-_TABLE_LIMIT = 100_000
-"""The transposition table of :func:`_negamax`: (position, depth) -> (score, bound kind, best
-move). A score is a bound of the position's true value (exact, at least, at most), so a
-remembered one is valid in any later search: results never depend on what was searched before.
-The table is emptied when it holds ``_TABLE_LIMIT`` positions, so memory stays bounded."""
-_KILLERS: dict[int, chess.Move] = {}
-"""The last move that refuted a position at each depth: tried early in the next one."""
 
 
 def _staged(board: chess.Board, first: tuple[chess.Move | None, ...]) -> Iterator[chess.Move]:
@@ -332,10 +349,8 @@ def _negamax(board: chess.Board, depth: int, alpha: int, beta: int) -> int:
             break
     if not moved:
         return -MATE_SCORE if board.is_check() else 0
-    if len(_TABLE) >= _TABLE_LIMIT:
-        _TABLE.clear()
     kind = _UPPER if best <= start else _LOWER if best >= beta else _EXACT
-    _TABLE[key] = (best, kind, best_move)
+    _remember(_TABLE, key, (best, kind, best_move))
     return best
 
 
@@ -391,6 +406,14 @@ def best_defence(board: chess.Board, move: chess.Move, *, depth: int = 2, safe: 
     >>> gain, reply.uci()
     (9, 'e8e7')
     """
+    key = (board._transposition_key(), move, depth, safe)
+    known = _DEFENCES.get(key)
+    return known if known is not None else _remember(
+        _DEFENCES, key, _best_defence(board, move, depth, safe))
+
+
+def _best_defence(board: chess.Board, move: chess.Move, depth: int, safe: int,
+                  ) -> tuple[int, chess.Move | None]:
     before = balance(board) * (1 if board.turn else -1)
     board.push(move)
     try:
