@@ -517,3 +517,7 @@ def test_refutation_shown_walks_into_no_mate() -> None:
     assert search.allows_mate(board, board.parse_san("Qxa7"))
     assert not search.allows_mate(board, board.parse_san("Qc8+"))
     assert ex.check("Ne2+").correct
+    fork = move_ex("fork", "1r1k1bnr/1bpp2qp/p4p2/1p4BQ/3p4/1B6/PPPN1PPP/R3R1K1 w - - 6 16")
+    assert fork.check("Bxf6+").message == (  # not Qxf6, which allows a mate in one
+        "After Bxf6+, the bishop on f6 attacks the king on d8 and the queen on g7, but Black "
+        "can answer with Nxf6.")
