@@ -93,36 +93,45 @@ def can_mate(board: chess.Board, n: int) -> bool:
     return _can_mate(board, n, {})
 
 
-def _can_mate(board: chess.Board, n: int, memo: dict[tuple[object, int], bool]) -> bool:
+_Memo = dict[tuple[object, int], bool]
+
+
+def _can_mate(board: chess.Board, n: int, memo: _Memo, checks: bool = False) -> bool:
+    """:func:`can_mate`; with ``checks``, by checking moves only (:func:`mates_by_checks`)."""
     if n <= 0:
         return False
     if n == 1:
         return next(_mates_now(board), None) is not None
     key = (board._transposition_key(), n)
-    if key not in memo:
-        memo[key] = any(_forces(board, move, n, memo) for move in ordered_moves(board))
-    return memo[key]
+    known = memo.get(key)
+    if known is None:
+        moves = ([m for m in board.generate_legal_moves()
+                  if _may_check(board, m) and board.gives_check(m)] if checks
+                 else ordered_moves(board))
+        known = _remember(memo, key, any(_forces(board, move, n, memo, checks)
+                                         for move in moves))
+    return known
 
 
-def _forces(board: chess.Board, move: chess.Move, n: int,
-            memo: dict[tuple[object, int], bool]) -> bool:
+def _forces(board: chess.Board, move: chess.Move, n: int, memo: _Memo,
+            checks: bool = False) -> bool:
     board.push(move)
     try:
         if board.is_checkmate():
             return True
-        replies = ordered_moves(board)
+        replies = list(board.legal_moves) if checks else ordered_moves(board)
         if not replies:
             return False
-        return all(_after_reply(board, reply, n - 1, memo) for reply in replies)
+        return all(_after_reply(board, reply, n - 1, memo, checks) for reply in replies)
     finally:
         board.pop()
 
 
-def _after_reply(board: chess.Board, reply: chess.Move, n: int,
-                 memo: dict[tuple[object, int], bool]) -> bool:
+def _after_reply(board: chess.Board, reply: chess.Move, n: int, memo: _Memo,
+                 checks: bool = False) -> bool:
     board.push(reply)
     try:
-        return _can_mate(board, n, memo)
+        return _can_mate(board, n, memo, checks)
     finally:
         board.pop()
 
@@ -147,7 +156,7 @@ def refutation(board: chess.Board, move: chess.Move, n: int) -> chess.Move | Non
     >>> refutation(b, chess.Move.from_uci("a1a8"), 1) is None
     True
     """
-    memo: dict[tuple[object, int], bool] = {}
+    memo: _Memo = {}
     board.push(move)
     try:
         if board.is_checkmate():
@@ -160,7 +169,7 @@ def refutation(board: chess.Board, move: chess.Move, n: int) -> chess.Move | Non
 
 def mate_in(board: chess.Board, n: int) -> list[chess.Move]:
     """Every move that forces mate in at most ``n`` moves, in UCI order."""
-    memo: dict[tuple[object, int], bool] = {}
+    memo: _Memo = {}
     if n == 1:
         return sorted(_mates_now(board), key=chess.Move.uci)
     return sorted((m for m in board.legal_moves if _forces(board, m, n, memo)), key=chess.Move.uci)
@@ -172,7 +181,7 @@ def shortest_mate(board: chess.Board, *, limit: int = 4) -> int | None:
     >>> shortest_mate(chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"))
     1
     """
-    memo: dict[tuple[object, int], bool] = {}
+    memo: _Memo = {}
     return next((n for n in range(1, limit + 1) if _can_mate(board, n, memo)), None)
 
 
@@ -186,7 +195,7 @@ _TABLE_LIMIT = 100_000
 move). A score is a bound of the position's true value (exact, at least, at most), so a
 remembered one is valid in any later search: results never depend on what was searched before.
 The table is emptied when it holds ``_TABLE_LIMIT`` positions, so memory stays bounded."""
-_CHECK_MATES: dict[tuple[object, int], bool] = {}
+_CHECK_MATES: _Memo = {}
 """Positions :func:`mates_by_checks` has decided, by (position, moves)."""
 _DEFENCES: dict[tuple[object, chess.Move, int, int], tuple[int, chess.Move | None]] = {}
 """:func:`best_defence`'s answers by (position, move, depth, safe): a class answers the same
@@ -212,40 +221,7 @@ def mates_by_checks(board: chess.Board, n: int) -> bool:
     >>> mates_by_checks(b, 1), mates_by_checks(chess.Board(), 3)
     (True, False)
     """
-    return _checks_mate(board, n, _CHECK_MATES)
-
-
-def _checks_mate(board: chess.Board, n: int, memo: dict[tuple[object, int], bool]) -> bool:
-    key = (board._transposition_key(), n)
-    known = memo.get(key)
-    if known is None:
-        known = _remember(memo, key, n > 0 and any(
-            _check_forces(board, move, n, memo) for move in board.generate_legal_moves()
-            if _may_check(board, move) and board.gives_check(move)))
-    return known
-
-
-def _check_forces(board: chess.Board, move: chess.Move, n: int,
-                  memo: dict[tuple[object, int], bool]) -> bool:
-    board.push(move)
-    try:
-        if board.is_checkmate():
-            return True
-        if n == 1:
-            return False
-        replies = list(board.legal_moves)
-        return bool(replies) and all(_after_check(board, reply, n - 1, memo) for reply in replies)
-    finally:
-        board.pop()
-
-
-def _after_check(board: chess.Board, reply: chess.Move, n: int,
-                 memo: dict[tuple[object, int], bool]) -> bool:
-    board.push(reply)
-    try:
-        return _checks_mate(board, n, memo)
-    finally:
-        board.pop()
+    return _can_mate(board, n, _CHECK_MATES, checks=True)
 
 
 def _staged(board: chess.Board, first: tuple[chess.Move | None, ...]) -> Iterator[chess.Move]:
