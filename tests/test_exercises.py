@@ -503,3 +503,21 @@ def test_learners_never_see_a_puzzle_id() -> None:
         for lang in ("en", "zh-Hans"):
             assert "lichess" not in ex.prompt_text(lang=lang).lower()
             assert "lichess" not in ex.hint(0, lang=lang).lower()
+
+
+def test_refutation_shown_walks_into_no_mate() -> None:
+    """Issue 12, item 24.24: Qxa7 holds Black to the least material after Qb4 but allows a
+    mate in four by checks (Qe1+ ...), so the feedback names Qc8+ instead, and what Black
+    wins against it."""
+    ex = move_ex("win_material", "6k1/p2Q4/3p2p1/8/3qPn2/5P2/PP3RPP/6K1 b - - 3 37", gain=4)
+    feedback = ex.check("Qb4")
+    assert feedback.message == "After Qb4, White answers Qc8+, and you do not win a piece."
+    board = ex.board()
+    board.push_san("Qb4")
+    assert search.allows_mate(board, board.parse_san("Qxa7"))
+    assert not search.allows_mate(board, board.parse_san("Qc8+"))
+    assert ex.check("Ne2+").correct
+    fork = move_ex("fork", "1r1k1bnr/1bpp2qp/p4p2/1p4BQ/3p4/1B6/PPPN1PPP/R3R1K1 w - - 6 16")
+    assert fork.check("Bxf6+").message == (  # not Qxf6, which allows a mate in one
+        "After Bxf6+, the bishop on f6 attacks the king on d8 and the queen on g7, but Black "
+        "can answer with Nxf6.")

@@ -7,7 +7,7 @@ import time
 import chess
 import pytest
 
-from chesskit.rules import engine, search
+from chesskit.rules import engine, search, values
 
 MATE2 = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1"
 
@@ -40,6 +40,75 @@ def test_material() -> None:
     assert not search.wins_at_least(board, board.parse_san("Rd2"), 1)
     protected = chess.Board("4k3/4p3/3q4/8/8/8/8/3QK3 w - - 0 1")
     assert search.material_gain(protected, protected.parse_san("Qxd6")) == 0
+
+
+def _plain_quiesce(board: chess.Board, depth: int) -> int:
+    """The quiescence value without pruning: stand pat or the best capture."""
+    if board.is_checkmate():
+        return -search.MATE_SCORE
+    stand = values.balance(board) * (1 if board.turn else -1)
+    if depth == 0:
+        return stand
+    scores = [stand]
+    for move in list(board.generate_legal_captures()):
+        board.push(move)
+        scores.append(-_plain_quiesce(board, depth - 1))
+        board.pop()
+    return max(scores)
+
+
+def _plain_negamax(board: chess.Board, depth: int) -> int:
+    """The value the material search defines, by full minimax (no pruning, no table)."""
+    moves = list(board.legal_moves)
+    if not moves:
+        return -search.MATE_SCORE if board.is_check() else 0
+    if board.is_insufficient_material():
+        return 0
+    if depth == 0:
+        return _plain_quiesce(board, 4)
+    scores = []
+    for move in moves:
+        board.push(move)
+        scores.append(-_plain_negamax(board, depth - 1))
+        board.pop()
+    return max(scores)
+
+
+TACTICAL = [
+    "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1",
+    "6k1/5ppp/8/8/3n4/8/2Q2PPP/6K1 b - - 0 1",
+    "r5k1/5ppp/2n5/3b4/8/2N2Q2/5PPP/3R2K1 w - - 0 1",
+    "7k/5Q2/8/8/8/8/8/K7 w - - 0 1",
+]
+
+
+@pytest.mark.parametrize("fen", TACTICAL)
+def test_pruned_search_gives_the_plain_minimax_value(fen: str) -> None:
+    """The table, the move order and the pruning change the speed, never a score or the
+    reply named: every move's gain and refutation agree with a plain minimax, searched twice
+    (the second time from a warm table)."""
+    board = chess.Board(fen)
+    sign = 1 if board.turn else -1
+    for move in sorted(board.legal_moves, key=chess.Move.uci)[::3]:
+        board.push(move)
+        replies = search.ordered_moves(board)
+        scores = []
+        for reply in replies:
+            board.push(reply)
+            scores.append(_plain_negamax(board, 1))
+            board.pop()
+        board.pop()
+        for _ in range(2):
+            gain, reply = search.best_defence(board, move)
+            if replies:
+                best = min(scores)
+                assert reply == replies[scores.index(best)]
+                assert gain == (best if abs(best) >= search.MATE_SCORE
+                                else best - values.balance(board) * sign)
+                for target in (gain - 1, gain, gain + 1):
+                    if abs(gain) < search.MATE_SCORE:
+                        assert search.wins_at_least(board, move, target) == (gain >= target)
+    assert board.fen() == fen
 
 
 def test_perpetual() -> None:

@@ -43,6 +43,23 @@ REVIEW_GOALS = ("mate", "win_material", "fork", "pin", "skewer", "discovered_att
 """Goals whose task, in mixed review, is only "find the best move" (the idea is not named)."""
 
 
+def _refutation(board: chess.Board, move: chess.Move, *, depth: int, below: int,
+                ) -> tuple[int, chess.Move | None]:
+    """The reply to name after a wrong ``move`` and what the mover wins against it: the best
+    reply that walks into no short mate, while it keeps the gain below ``below``; else the best
+    reply.
+
+    >>> b = chess.Board("6k1/p2Q4/3p2p1/8/3qPn2/5P2/PP3RPP/6K1 b - - 3 37")
+    >>> won, reply = _refutation(b, b.parse_san("Qb4"), depth=2, below=4)
+    >>> won, _after(b, b.parse_san("Qb4")).san(reply)  # not Qxa7, which allows a mate in 4
+    (0, 'Qc8+')
+    """
+    won, reply = search.best_defence(board, move, depth=depth, safe=search.SAFE_REPLY)
+    if won >= below:
+        won, reply = search.best_defence(board, move, depth=depth)
+    return won, reply
+
+
 def _victim_value(board: chess.Board, move: chess.Move) -> int:
     return values.VALUES[board.piece_type_at(move.to_square) or chess.PAWN]
 
@@ -139,8 +156,9 @@ def _best_reason(board: chess.Board, move: chess.Move, reply: chess.Move | None
     mate = next(iter(search.mate_in(after, 1)), None)
     if mate is not None:
         return "best_mated", mate
-    if search.material_gain(board, move, depth=2) < 0:
-        return "best_loses", search.best_reply(board, move)
+    won, refutation = _refutation(board, move, depth=2, below=0)
+    if won < 0:
+        return "best_loses", refutation
     return "best", reply
 
 
@@ -175,10 +193,11 @@ def _move_reason(ex: Exercise, board: chess.Board, move: chess.Move, lang: Lang)
         key = "win_material"
     reply = next(iter(search.ordered_moves(after)), None)
     if key == "win_material":
-        won, reply = search.best_defence(board, move, depth=int(ex.data.get("depth", 2)))
-        key, fields["won"] = _too_little(won, int(ex.data.get("gain", 3))), won
+        gain = int(ex.data.get("gain", 3))
+        won, reply = _refutation(board, move, depth=int(ex.data.get("depth", 2)), below=gain)
+        key, fields["won"] = _too_little(won, gain), won
     elif key == "develop_blunder":
-        reply = search.best_reply(board, move)
+        reply = _refutation(board, move, depth=2, below=0)[1]
     if ex.goal == "best":
         key, reply = _best_reason(board, move, reply)
     mate = _mate_reply(board, move) if ex.goal == "escape_check" else None

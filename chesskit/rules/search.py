@@ -11,7 +11,8 @@ Every function works on a ``chess.Board`` with push/pop and leaves it as it foun
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 import chess
 import chess.engine
@@ -21,6 +22,9 @@ from chesskit.rules import engine as stockfish
 from chesskit.rules.values import VALUES, balance
 
 MATE_SCORE = 1000
+SAFE_REPLY = 4
+"""A refutation shown to a learner never lets them mate in this many moves by checks when
+another reply refutes the move as well (:func:`allows_mate`)."""
 _CENTRE = (3.5, 3.5)
 
 
@@ -38,12 +42,17 @@ def ordered_moves(board: chess.Board) -> list[chess.Move]:
     return sorted(board.legal_moves, key=key)
 
 
+def _by_victim(board: chess.Board, moves: Iterable[chess.Move]) -> list[chess.Move]:
+    """Captures, biggest victim first, then smallest attacker first."""
+    def key(move: chess.Move) -> int:
+        victim = board.piece_type_at(move.to_square) or chess.PAWN  # en passant
+        return VALUES[board.piece_type_at(move.from_square) or chess.PAWN] - 10 * VALUES[victim]
+    return sorted(moves, key=key)
+
+
 def _captures(board: chess.Board) -> list[chess.Move]:
     """Legal captures, biggest victim first (no check test: the quiescence search's hot path)."""
-    def key(move: chess.Move) -> tuple[int, str]:
-        victim = board.piece_type_at(move.to_square)
-        return (-VALUES.get(victim, 1) if victim else -1, move.uci())
-    return sorted(board.generate_legal_captures(), key=key)
+    return _by_victim(board, board.generate_legal_captures())
 
 
 def _mates_now(board: chess.Board) -> Iterator[chess.Move]:
@@ -65,36 +74,45 @@ def can_mate(board: chess.Board, n: int) -> bool:
     return _can_mate(board, n, {})
 
 
-def _can_mate(board: chess.Board, n: int, memo: dict[tuple[object, int], bool]) -> bool:
+_Memo = dict[tuple[object, int], bool]
+
+
+def _can_mate(board: chess.Board, n: int, memo: _Memo, checks: bool = False) -> bool:
+    """:func:`can_mate`; with ``checks``, by checking moves only (:func:`mates_by_checks`)."""
     if n <= 0:
         return False
     if n == 1:
         return next(_mates_now(board), None) is not None
     key = (board._transposition_key(), n)
-    if key not in memo:
-        memo[key] = any(_forces(board, move, n, memo) for move in ordered_moves(board))
-    return memo[key]
+    known = memo.get(key)
+    if known is None:
+        moves = ([m for m in board.generate_legal_moves()
+                  if _may_check(board, m) and board.gives_check(m)] if checks
+                 else ordered_moves(board))
+        known = _remember(memo, key, any(_forces(board, move, n, memo, checks)
+                                         for move in moves))
+    return known
 
 
-def _forces(board: chess.Board, move: chess.Move, n: int,
-            memo: dict[tuple[object, int], bool]) -> bool:
+def _forces(board: chess.Board, move: chess.Move, n: int, memo: _Memo,
+            checks: bool = False) -> bool:
     board.push(move)
     try:
         if board.is_checkmate():
             return True
-        replies = ordered_moves(board)
+        replies = list(board.legal_moves) if checks else ordered_moves(board)
         if not replies:
             return False
-        return all(_after_reply(board, reply, n - 1, memo) for reply in replies)
+        return all(_after_reply(board, reply, n - 1, memo, checks) for reply in replies)
     finally:
         board.pop()
 
 
-def _after_reply(board: chess.Board, reply: chess.Move, n: int,
-                 memo: dict[tuple[object, int], bool]) -> bool:
+def _after_reply(board: chess.Board, reply: chess.Move, n: int, memo: _Memo,
+                 checks: bool = False) -> bool:
     board.push(reply)
     try:
-        return _can_mate(board, n, memo)
+        return _can_mate(board, n, memo, checks)
     finally:
         board.pop()
 
@@ -119,7 +137,7 @@ def refutation(board: chess.Board, move: chess.Move, n: int) -> chess.Move | Non
     >>> refutation(b, chess.Move.from_uci("a1a8"), 1) is None
     True
     """
-    memo: dict[tuple[object, int], bool] = {}
+    memo: _Memo = {}
     board.push(move)
     try:
         if board.is_checkmate():
@@ -132,7 +150,7 @@ def refutation(board: chess.Board, move: chess.Move, n: int) -> chess.Move | Non
 
 def mate_in(board: chess.Board, n: int) -> list[chess.Move]:
     """Every move that forces mate in at most ``n`` moves, in UCI order."""
-    memo: dict[tuple[object, int], bool] = {}
+    memo: _Memo = {}
     if n == 1:
         return sorted(_mates_now(board), key=chess.Move.uci)
     return sorted((m for m in board.legal_moves if _forces(board, m, n, memo)), key=chess.Move.uci)
@@ -144,12 +162,92 @@ def shortest_mate(board: chess.Board, *, limit: int = 4) -> int | None:
     >>> shortest_mate(chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"))
     1
     """
-    memo: dict[tuple[object, int], bool] = {}
+    memo: _Memo = {}
     return next((n for n in range(1, limit + 1) if _can_mate(board, n, memo)), None)
 
 
+_Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
+_Entry = tuple[int, int, "chess.Move | None"]
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_TABLE: dict[tuple[object, int], _Entry] = {}
+_TABLE_LIMIT = 100_000
+"""The transposition table of :func:`_negamax`: (position, depth) -> (score, bound kind, best
+move). A score is a bound of the position's true value (exact, at least, at most), so a
+remembered one is valid in any later search: results never depend on what was searched before.
+The table is emptied when it holds ``_TABLE_LIMIT`` positions, so memory stays bounded."""
+_CHECK_MATES: _Memo = {}
+"""Positions :func:`mates_by_checks` has decided, by (position, moves)."""
+_DEFENCES: dict[tuple[object, chess.Move, int, int], tuple[int, chess.Move | None]] = {}
+""":func:`best_defence`'s answers by (position, move, depth, safe): a class answers the same
+wrong move again and again, in more than one language."""
+_KILLERS: dict[int, chess.Move] = {}
+"""The last move that refuted a position at each depth: tried early in the next one."""
+
+
+def _remember(cache: dict[_Key, _Value], key: _Key, value: _Value) -> _Value:
+    """Store ``value`` in one of the caches above (emptied when it is full) and return it."""
+    if len(cache) >= _TABLE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
+def mates_by_checks(board: chess.Board, n: int) -> bool:
+    """True when the side to move mates in at most ``n`` moves giving check at every move,
+    whatever the defence: a cheap test for a short forced mate (the defender has only the
+    answers to a check).
+
+    >>> b = chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+    >>> mates_by_checks(b, 1), mates_by_checks(chess.Board(), 3)
+    (True, False)
+    """
+    return _can_mate(board, n, _CHECK_MATES, checks=True)
+
+
+def _staged(board: chess.Board, first: tuple[chess.Move | None, ...]) -> Iterator[chess.Move]:
+    """Legal moves for the material search, generated as needed: the ``first`` moves that are
+    legal, then captures (biggest victim first), then the rest. The order only makes the search
+    faster: a refutation found early spares generating the others."""
+    tried: list[chess.Move] = []
+    for move in first:
+        if move is not None and move not in tried and board.is_legal(move):
+            tried.append(move)
+            yield move
+    captures = list(board.generate_legal_captures())
+    yield from (m for m in _by_victim(board, captures) if m not in tried)
+    quiet = ~board.occupied_co[not board.turn]
+    yield from (m for m in board.generate_legal_moves(to_mask=quiet)
+                if m not in tried and not board.is_en_passant(m))
+
+
+def _gain(board: chess.Board, move: chess.Move) -> int:
+    """The material ``move`` wins at once: what it takes, and what a promotion adds."""
+    taken = VALUES[board.piece_type_at(move.to_square) or chess.PAWN] if (
+        board.is_capture(move)) else 0
+    return taken + (VALUES[move.promotion] - 1 if move.promotion else 0)
+
+
+def _may_check(board: chess.Board, move: chess.Move) -> bool:
+    """False only when ``move`` cannot give check: it neither leaves nor reaches a line or a
+    knight's jump from the enemy king (cheaper than ``gives_check``, which plays the move).
+
+    >>> b = chess.Board("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    >>> _may_check(b, b.parse_san("Ra8+")), _may_check(b, b.parse_san("Rb1"))
+    (True, False)
+    """
+    king = board.king(not board.turn)
+    if king is None or board.is_castling(move) or board.is_en_passant(move):
+        return True
+    return bool(chess.BB_RAYS[king][move.from_square] | chess.BB_RAYS[king][move.to_square]
+                | chess.BB_KNIGHT_ATTACKS[king] & chess.BB_SQUARES[move.to_square])
+
+
 def _quiesce(board: chess.Board, alpha: int, beta: int, depth: int) -> int:
-    """Captures only; scores from the side to move's view."""
+    """Captures only; scores from the side to move's view.
+
+    A capture that cannot check scores at most the stand-pat score plus what it wins (the
+    other side may always stand pat), so one that cannot reach ``alpha`` is not searched."""
     if board.is_checkmate():
         return -MATE_SCORE
     stand = balance(board) * (1 if board.turn else -1)
@@ -157,6 +255,8 @@ def _quiesce(board: chess.Board, alpha: int, beta: int, depth: int) -> int:
         return stand
     alpha = max(alpha, stand)
     for move in _captures(board):
+        if stand + _gain(board, move) <= alpha and not _may_check(board, move):
+            continue
         board.push(move)
         score = -_quiesce(board, -beta, -alpha, depth - 1)
         board.pop()
@@ -167,35 +267,110 @@ def _quiesce(board: chess.Board, alpha: int, beta: int, depth: int) -> int:
 
 
 def _negamax(board: chess.Board, depth: int, alpha: int, beta: int) -> int:
-    if board.is_checkmate():
-        return -MATE_SCORE
-    if board.is_stalemate() or board.is_insufficient_material():
-        return 0
+    """The side to move's score ``depth`` plies deep, then through the captures (fail-soft
+    alpha-beta: exact inside (alpha, beta), a bound outside).
+
+    One ply from the end, a move that cannot check scores at most the stand-pat score plus
+    what it wins, or 0 (a stalemate): when that cannot reach ``alpha`` it is not searched and
+    that bound counts as its score."""
     if depth == 0:
-        return _quiesce(board, alpha, beta, 4)
-    best = -MATE_SCORE - 1
-    for move in ordered_moves(board):
+        if not any(board.generate_legal_moves()):
+            return -MATE_SCORE if board.is_check() else 0
+        return 0 if board.is_insufficient_material() else _quiesce(board, alpha, beta, 4)
+    key = (board._transposition_key(), depth)
+    known = _TABLE.get(key)
+    if known is not None:
+        score, kind, _ = known
+        if (kind == _EXACT or (kind == _LOWER and score >= beta)
+                or (kind == _UPPER and score <= alpha)):
+            return score
+    if board.is_insufficient_material():
+        return -MATE_SCORE if board.is_checkmate() else 0
+    stand = balance(board) * (1 if board.turn else -1)
+    best, start, best_move, moved = -MATE_SCORE - 1, alpha, None, False
+    for move in _staged(board, (known[2] if known else None, _KILLERS.get(depth))):
+        moved = True
+        if depth == 1:
+            bound = max(stand + _gain(board, move), 0)
+            if bound <= alpha and not _may_check(board, move):
+                best = max(best, bound)
+                continue
         board.push(move)
         score = -_negamax(board, depth - 1, -beta, -alpha)
         board.pop()
-        best = max(best, score)
+        if score > best:
+            best, best_move = score, move
         alpha = max(alpha, score)
         if alpha >= beta:
+            _KILLERS[depth] = move
             break
+    if not moved:
+        return -MATE_SCORE if board.is_check() else 0
+    kind = _UPPER if best <= start else _LOWER if best >= beta else _EXACT
+    _remember(_TABLE, key, (best, kind, best_move))
     return best
 
 
-def best_defence(board: chess.Board, move: chess.Move, *, depth: int = 2,
+def _least(board: chess.Board, replies: list[chess.Move], depth: int,
+           skip: frozenset[chess.Move]) -> tuple[int, int]:
+    """The score of the reply (not in ``skip``) that leaves the side to move after it least,
+    and its index in ``replies`` (the first of equally good ones)."""
+    known = _TABLE.get((board._transposition_key(), depth))
+    best: tuple[int, int] | None = None  # score, index in replies
+    for index in sorted(range(len(replies)), key=lambda i: known is None
+                        or replies[i] != known[2]):  # the remembered best reply first
+        if replies[index] in skip:
+            continue
+        board.push(replies[index])
+        # only a score below the best so far (or equal, for an earlier reply) matters:
+        # search with that as the bound, below which scores are exact
+        bound = MATE_SCORE + 1 if best is None else best[0] + (1 if index < best[1] else 0)
+        score = _negamax(board, depth - 1, -MATE_SCORE - 1, bound)
+        board.pop()
+        if best is None or score < bound:
+            best = (score, index)
+    assert best is not None  # called with a reply not in skip
+    return best
+
+
+def allows_mate(board: chess.Board, reply: chess.Move, n: int = 0) -> bool:
+    """True when after ``reply`` the other side mates in ``n`` (default :data:`SAFE_REPLY`)
+    moves by checks (:func:`mates_by_checks`).
+
+    >>> b = chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1")
+    >>> allows_mate(b, b.parse_san("Kf8")), allows_mate(b, b.parse_san("Kh8"))
+    (False, True)
+    """
+    board.push(reply)
+    try:
+        return mates_by_checks(board, n or SAFE_REPLY)
+    finally:
+        board.pop()
+
+
+def best_defence(board: chess.Board, move: chess.Move, *, depth: int = 2, safe: int = 0,
                  ) -> tuple[int, chess.Move | None]:
     """What the mover is sure to win with ``move`` against every reply (searched ``depth`` >= 1
     plies after the move, then through the captures; a mate counts as 1000), and the reply
     that holds the mover to that (None when the move ends the game).
+
+    With ``safe`` = n, a reply after which the mover mates in n by checks
+    (:func:`mates_by_checks`) is left out while another reply is not: the refutation shown to
+    a learner never walks into a mate, and the gain is what the mover wins against it.
 
     >>> b = chess.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")
     >>> gain, reply = best_defence(b, chess.Move.from_uci("d1d5"))
     >>> gain, reply.uci()
     (9, 'e8e7')
     """
+    key = (board._transposition_key(), move, depth, safe)
+    known = _DEFENCES.get(key)
+    return known if known is not None else _remember(
+        _DEFENCES, key, _best_defence(board, move, depth, safe))
+
+
+def _best_defence(board: chess.Board, move: chess.Move, depth: int, safe: int,
+                  ) -> tuple[int, chess.Move | None]:
     before = balance(board) * (1 if board.turn else -1)
     board.push(move)
     try:
@@ -203,19 +378,18 @@ def best_defence(board: chess.Board, move: chess.Move, *, depth: int = 2,
             return MATE_SCORE, None
         if board.is_stalemate() or board.is_insufficient_material():
             return -before, None
-        best: tuple[int, chess.Move] | None = None
-        for reply in ordered_moves(board):
-            board.push(reply)
-            # only a score below the best so far matters: search with that as the bound
-            bound = MATE_SCORE + 1 if best is None else best[0]
-            score = _negamax(board, depth - 1, -MATE_SCORE - 1, bound)
-            board.pop()
-            if best is None or score < best[0]:
-                best = (score, reply)
+        replies = ordered_moves(board)  # of equally good replies, the first is named
+        score, index = first = _least(board, replies, depth, frozenset())
+        unsafe: set[chess.Move] = set()
+        while safe and allows_mate(board, replies[index], safe):
+            unsafe.add(replies[index])
+            if len(unsafe) == len(replies):  # every reply allows one: the best is named
+                score, index = first
+                break
+            score, index = _least(board, replies, depth, frozenset(unsafe))
     finally:
         board.pop()
-    assert best is not None  # a position that is neither mate nor stalemate has a move
-    return (best[0] if abs(best[0]) >= MATE_SCORE else best[0] - before), best[1]
+    return (score if abs(score) >= MATE_SCORE else score - before), replies[index]
 
 
 def material_gain(board: chess.Board, move: chess.Move, *, depth: int = 2) -> int:
@@ -238,11 +412,6 @@ def wins_at_least(board: chess.Board, move: chess.Move, gain: int, *, depth: int
     finally:
         board.pop()
     return score >= target
-
-
-def best_reply(board: chess.Board, move: chess.Move, *, depth: int = 2) -> chess.Move | None:
-    """The reply that gives the mover least after ``move`` (the refutation to show)."""
-    return best_defence(board, move, depth=depth)[1]
 
 
 def is_perpetual(board: chess.Board, move: chess.Move, *, plies: int = 10) -> bool:

@@ -43,6 +43,7 @@ from importlib import resources
 import chess
 
 from chesskit.i18n import color_name, join_words, piece_name, piece_on, t
+from chesskit.rules import search
 from chesskit.rules.notation import read_move
 from chesskit.rules.position import to_board
 from chesskit.rules.values import VALUES, worth
@@ -157,9 +158,9 @@ def _recapture_gain(board: chess.Board, square: chess.Square) -> int:
     return max(exchange(board, cheapest, square), 0)
 
 
-def _refutation(after: chess.Board, attackers: chess.Bitboard, banked: int
-                ) -> chess.Move | None:
-    """A reply that answers the threat of the pieces on ``attackers`` in ``after``, or None.
+def _answers(after: chess.Board, attackers: chess.Bitboard, banked: int
+             ) -> Iterator[chess.Move]:
+    """The replies that answer the threat of the pieces on ``attackers`` in ``after``.
 
     A reply answers it unless afterwards a piece of ``attackers`` (or a piece taking back)
     still wins something and the attacking side comes out ahead: ``banked`` (what its move
@@ -182,8 +183,23 @@ def _refutation(after: chess.Board, attackers: chess.Bitboard, banked: int
                    if taken else 0)
         after.pop()
         if gain <= 0 or banked - taken + gain <= 0:
-            return reply
-    return None
+            yield reply
+
+
+def _refutation(after: chess.Board, attackers: chess.Bitboard, banked: int
+                ) -> chess.Move | None:
+    """A reply that answers the threat (see :func:`_answers`), or None."""
+    return next(_answers(after, attackers, banked), None)
+
+
+def _shown_answer(after: chess.Board, attackers: chess.Bitboard, banked: int) -> chess.Move:
+    """The answer to name: the first that walks into no short mate
+    (``search.allows_mate``), else the first."""
+    answers = _answers(after, attackers, banked)
+    first = next(answers)
+    if not search.allows_mate(after, first):
+        return first
+    return next((a for a in answers if not search.allows_mate(after, a)), first)
 
 
 def _threat_holds(after: chess.Board, attackers: chess.Bitboard, banked: int) -> bool:
@@ -702,8 +718,7 @@ def _why_not_fork(p: _Played, lang: str | None) -> tuple[str, dict[str, str]]:
     fields = {"attacked": _names(p.after, attacked, lang), "targets": _names(p.after, targets,
                                                                              lang)}
     if len(targets) >= 2:
-        reply = _refutation(p.after, chess.BB_SQUARES[square], p.gained())
-        assert reply is not None
+        reply = _shown_answer(p.after, chess.BB_SQUARES[square], p.gained())
         return "answered", {**fields, **_reply_fields(p, reply, lang)}
     if len(attacked) < 2:
         return ("one" if attacked else "none"), fields
@@ -724,8 +739,7 @@ def _why_not_skewer(p: _Played, lang: str | None) -> tuple[str, dict[str, str]]:
     lines = _skewer_lines(p.after, p.move.to_square)
     if not lines:
         return "none", {}
-    reply = _refutation(p.after, chess.BB_SQUARES[p.move.to_square], p.gained())
-    assert reply is not None
+    reply = _shown_answer(p.after, chess.BB_SQUARES[p.move.to_square], p.gained())
     front, behind = lines[0]
     return "answered", {"front": _names(p.after, [front], lang),
                         "behind": _names(p.after, [behind], lang),
@@ -739,8 +753,7 @@ def _why_not_discovered(p: _Played, lang: str | None) -> tuple[str, dict[str, st
     attackers = chess.BB_SQUARES[p.move.to_square]
     for attacker, _ in pairs:
         attackers |= chess.BB_SQUARES[attacker]
-    reply = _refutation(p.after, attackers, p.gained())
-    assert reply is not None
+    reply = _shown_answer(p.after, attackers, p.gained())
     attacker, target = pairs[0]
     return "answered", {"attacker": _names(p.after, [attacker], lang),
                         "target": _names(p.after, [target], lang),

@@ -43,4 +43,7 @@ def balance(board: chess.BaseBoard) -> int:
     >>> balance(chess.Board("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"))
     5
     """
-    return material(board, chess.WHITE) - material(board, chess.BLACK)
+    white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
+    masks = (board.pawns, board.knights, board.bishops, board.rooks, board.queens)
+    return sum(VALUES[piece] * ((mask & white).bit_count() - (mask & black).bit_count())
+               for piece, mask in zip(chess.PIECE_TYPES, masks, strict=False))
