@@ -62,7 +62,8 @@ def move_tokens(text: str) -> list[str]:
 _SQUARE = re.compile(r"[a-h][1-8]")
 _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5,
               "六": 6, "七": 7, "八": 8, "九": 9}
-_MEASURE = re.compile(r"\s*(?:步棋|[个個步次格分点點种種只隻枚着著手回盘盤局位名条條张張块塊处處])$")
+_MEASURE = re.compile(
+    r"\s*(?:步棋|[个個步次格分点點种種只隻枚着著手回盘盤局位名条條张張块塊处處])$")
 """A Chinese measure word after a number ("3个", "0步", "两次"): it does not change the number."""
 _EN_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
                "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",

@@ -3,10 +3,10 @@ move, and every refused move as good as the best accepted one (that the goal is 
 accepted. ``chesskit check-bank`` runs it after the rule checks.
 
 The item's legal moves are graded as ``Exercise.check`` grades them, and Stockfish
-(:mod:`chesskit.rules.engine`, depth ``DEPTH``) scores the ``TOP`` best moves in one multipv search and
-every accepted move outside them on its own. Scores are in centipawns from the mover's side; a
-mate in n plies is ``MATE - n``. A refused move as good as the best accepted one is always among
-the top moves, unless ``TOP`` refused moves are better still (and then those are reported).
+(:mod:`chesskit.rules.engine`, depth ``DEPTH``) scores the ``TOP`` best moves in one multipv search
+and every accepted move outside them on its own. Scores are in centipawns from the mover's side; a
+mate in n plies is ``MATE - n``. A refused move as good as the best accepted one is always among the
+top moves, unless ``TOP`` refused moves are better still (and then those are reported).
 
 **A bad accepted move** (``ref`` is the best legal move for the goals that ask for the best or
 a winning move, :data:`PLAY_GOALS` and line items, and the best *accepted* move for the goals
@@ -49,9 +49,9 @@ from importlib import resources
 import chess
 import chess.engine
 
-from chesskit.rules import engine, search
 from chesskit.errors import EngineMissingError
 from chesskit.exercises import Exercise
+from chesskit.rules import engine, search
 
 DEPTH = 12
 TOP = 5

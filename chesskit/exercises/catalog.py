@@ -22,9 +22,8 @@ from typing import Any, NamedTuple, cast
 
 import chess
 
-from chesskit.exercises import bank_engine
 from chesskit.errors import BankError, ChessKitError
-from chesskit.exercises import Exercise, Goal, KindName
+from chesskit.exercises import Exercise, Goal, KindName, bank_engine
 from chesskit.i18n import t
 
 _COMMON = ("id", "kind", "goal", "fen", "topic", "difficulty", "prompt", "hints", "source")

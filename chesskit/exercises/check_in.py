@@ -18,8 +18,8 @@ from chesskit.exercises.answers import move_tokens, san_line
 from chesskit.exercises.common import after, fail_code, named_king
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem
-from chesskit.rules.explain import explain_move
 from chesskit.i18n import color_name, t
+from chesskit.rules.explain import explain_move
 
 if TYPE_CHECKING:
     from chesskit.exercises.model import Exercise

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, get_args
 
 import chess
 
-from chesskit.rules import values, search
 from chesskit.exercises.answers import read_number, san_line, uci_moves
 from chesskit.exercises.common import prompt_fields
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem, Question
-from chesskit.rules.explain import explain_move
 from chesskit.i18n import color_name, languages, localize, piece_on, t, to_traditional
+from chesskit.rules import search, values
+from chesskit.rules.explain import explain_move
 
 if TYPE_CHECKING:
     from chesskit.exercises.model import Exercise

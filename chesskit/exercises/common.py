@@ -14,8 +14,8 @@ import chess
 
 from chesskit.exercises.answers import move_tokens, san_line
 from chesskit.exercises.protocol import BoardMarks, Lang
-from chesskit.rules.explain import Verdict, explain_move
 from chesskit.i18n import color_name, join_words, piece_name, piece_on, t
+from chesskit.rules.explain import Verdict, explain_move
 from chesskit.rules.tactics import describe_motifs, motifs
 
 if TYPE_CHECKING:

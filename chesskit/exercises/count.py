@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, get_args
 
 import chess
 
-from chesskit.rules import values, ratings, search
 from chesskit.exercises.answers import number_text, read_number
 from chesskit.exercises.common import prompt_fields, squares_board
 from chesskit.exercises.feedback import Feedback
@@ -29,6 +28,7 @@ from chesskit.exercises.protocol import (
     square_mark,
 )
 from chesskit.i18n import color_name, piece_on, t
+from chesskit.rules import ratings, values
 
 if TYPE_CHECKING:
     from chesskit.exercises.model import Exercise

@@ -1,9 +1,9 @@
 """Showing an exercise in a notebook: the task as Markdown, then the board.
 
 In a live kernel the board is the on-board widget; this module is the one place that imports
-``chesskit.widgets.board``, lazily, when a widget is asked for (the widget imports the exercises, so a
-module-level import would be a cycle).  Elsewhere (an exported page, nbclient) the SVG diagram
-is shown.
+``chesskit.widgets.board``, lazily, when a widget is asked for (the widget imports the exercises, so
+a module-level import would be a cycle). Elsewhere (an exported page, nbclient) the SVG diagram is
+shown.
 
 >>> from chesskit.exercises import Exercise
 >>> ex = Exercise(id="01.02", lesson=1, kind="square", data={"mode": "find", "square": "c6"})

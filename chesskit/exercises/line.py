@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from chesskit.rules import search
 from chesskit.exercises.answers import move_tokens, san_line
 from chesskit.exercises.common import (
     after,
@@ -25,8 +24,9 @@ from chesskit.exercises.common import (
 )
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem
-from chesskit.rules.explain import explain_move
 from chesskit.i18n import color_name, t
+from chesskit.rules import search
+from chesskit.rules.explain import explain_move
 
 if TYPE_CHECKING:
     from chesskit.exercises.model import Exercise

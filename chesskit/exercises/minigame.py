@@ -1,7 +1,7 @@
-"""``minigame``: a small game with a one-sentence rule (``rule``, see :mod:`chesskit.exercises.opponent`)
-played against the built-in opponent within ``max_moves`` moves; the whole game written as the
-learner's moves (the opponent's replies may be written too), replayed against the same
-deterministic opponent.
+"""``minigame``: a small game with a one-sentence rule (``rule``, see
+:mod:`chesskit.exercises.opponent`) played against the built-in opponent within ``max_moves`` moves;
+the whole game written as the learner's moves (the opponent's replies may be written too), replayed
+against the same deterministic opponent.
 
 >>> from chesskit.exercises import Exercise
 >>> ex = Exercise(id="x", lesson=4, kind="minigame", fen="8/p7/8/8/8/8/7P/8 w - - 0 1",
@@ -21,8 +21,8 @@ from chesskit.exercises.answers import move_tokens, san_line
 from chesskit.exercises.common import defender_turn, fail_code
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, Kind, Lang, Problem
-from chesskit.rules.explain import explain_move
 from chesskit.i18n import color_name, t
+from chesskit.rules.explain import explain_move
 
 if TYPE_CHECKING:
     from chesskit.exercises.model import Exercise

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, get_args
 
 import chess
 
-from chesskit.rules import values, search
 from chesskit.exercises.answers import move_tokens
 from chesskit.exercises.common import after as _after
 from chesskit.exercises.common import (
@@ -27,8 +26,9 @@ from chesskit.exercises.common import (
 )
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Goal, Kind, Lang, Problem
-from chesskit.rules.explain import explain_move
 from chesskit.i18n import color_name, piece_on, t
+from chesskit.rules import search, values
+from chesskit.rules.explain import explain_move
 from chesskit.rules.notation import read_move
 from chesskit.rules.tactics import WHY_NOT, why_not
 from chesskit.rules.tactics import motifs as _motifs

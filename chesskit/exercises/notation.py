@@ -19,8 +19,8 @@ from chesskit.exercises.answers import move_tokens, san_line, uci_moves
 from chesskit.exercises.common import fail_code, prompt_fields
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, NotationMode
-from chesskit.rules.explain import explain_move
 from chesskit.i18n import color_name, piece_name, piece_on, t
+from chesskit.rules.explain import explain_move
 from chesskit.rules.notation import normalize_move_text
 
 if TYPE_CHECKING:

@@ -30,9 +30,9 @@ from typing import Literal, get_args
 
 import chess
 
-from chesskit.rules import values, search
 from chesskit.errors import ChessKitError
 from chesskit.i18n import piece_name, t
+from chesskit.rules import search, values
 
 Rule = Literal["pawn_war", "king_race", "most_captures", "piece_v_pawns"]
 RULES: tuple[Rule, ...] = get_args(Rule)

@@ -15,14 +15,13 @@ from typing import TYPE_CHECKING
 import chess
 
 from chesskit.exercises import opponent
-
-from chesskit.rules import search
 from chesskit.exercises.answers import move_tokens, san_line
 from chesskit.exercises.common import defender_turn, fail_code, prompt_fields
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, Kind, Lang, Problem
-from chesskit.rules.explain import explain_move
 from chesskit.i18n import color_name, piece_on, t
+from chesskit.rules import search
+from chesskit.rules.explain import explain_move
 
 if TYPE_CHECKING:
     from chesskit.exercises.model import Exercise

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from chesskit.rules import search
 from chesskit.exercises.common import after, fail_code, on, prompt_fields
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem, square_mark
-from chesskit.rules.explain import explain_move
 from chesskit.i18n import color_name, t
+from chesskit.rules import search
+from chesskit.rules.explain import explain_move
 
 if TYPE_CHECKING:
     from chesskit.exercises.model import Exercise

@@ -26,8 +26,8 @@ from chesskit.exercises.protocol import (
     SquaresMode,
     square_mark,
 )
-from chesskit.rules.explain import explain_move
 from chesskit.i18n import color_name, piece_on, t
+from chesskit.rules.explain import explain_move
 
 if TYPE_CHECKING:
     from chesskit.exercises.model import Exercise
