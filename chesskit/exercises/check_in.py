@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from chesskit.exercises.answers import move_tokens, san_line
-from chesskit.exercises.common import after, fail_code, named_king
+from chesskit.exercises.answers import san_line
+from chesskit.exercises.common import after, read_line
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem
 from chesskit.i18n import color_name, t
-from chesskit.rules.explain import explain_move
 
 if TYPE_CHECKING:
     from chesskit.exercises.model import Exercise
@@ -56,29 +55,17 @@ class CheckInKind(Kind):
 
     def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
         n = int(ex.data["n"])
-        board = ex.board()
-        tokens = move_tokens(text)
-        if not tokens:
-            return ex._fb("unparseable", t("exercises.unreadable", lang=lang), text)
-        played: list[chess.Move] = []
-        for index, token in enumerate(tokens[: 2 * n - 1]):
-            where = {"number": board.fullmove_number, "side": color_name(board.turn, lang=lang)}
-            verdict = explain_move(board, token, lang=lang)
-            if verdict.move is None or not verdict.legal:
-                said = named_king(board, verdict, lang) if index % 2 else verdict.message
-                return ex._fb(fail_code(verdict), t("exercises.game_at", lang=lang,
-                                                    message=said, **where),
-                              san_line(ex._board, played), verdict.squares)
-            move = verdict.move
-            left = n - index // 2
-            if index % 2 == 0 and not forces_check(board, move, left):
-                key = "exercises.check_in_early" if left > 1 and board.gives_check(move) \
-                    else "exercises.check_in_wrong"
-                message = t(key, lang=lang, san=board.san(move), n=n)
-                return ex._fb("wrong", message, san_line(ex._board, [*played, move]),
-                              (move.from_square, move.to_square))
-            board.push(move)
-            played.append(move)
+
+        def judge(board: chess.Board, move: chess.Move, k: int) -> str | None:
+            if forces_check(board, move, n - k):
+                return None
+            key = "exercises.check_in_early" if n - k > 1 and board.gives_check(move) \
+                else "exercises.check_in_wrong"
+            return t(key, lang=lang, san=board.san(move), n=n)
+
+        played = read_line(ex, text, lang, judge=judge, limit=2 * n - 1)
+        if not isinstance(played, list):
+            return played
         first = played[0]
         return ex._right(san_line(ex._board, played), lang,
                          t("exercises.check_in_right", lang=lang, san=ex._board.san(first), n=n),

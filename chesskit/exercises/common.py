@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import chess
@@ -21,6 +22,44 @@ from chesskit.rules.tactics import describe_motifs, motifs
 if TYPE_CHECKING:
     from chesskit.exercises.feedback import Feedback
     from chesskit.exercises.model import Exercise
+
+Judge = Callable[[chess.Board, chess.Move, int], "str | None"]
+"""Refuses a solver's move with a sentence (None: the move is fine)."""
+
+def read_line(ex: Exercise, text: str, lang: Lang, *, judge: Judge,
+              limit: int | None = None) -> Feedback | list[chess.Move]:
+    """The moves of a written line from the exercise's position (at most ``limit``), or the
+    Feedback of its first fault: a move that cannot be played (where it is, for either side),
+    or a solver's move that ``judge(board, move, k)`` (k: the solver's move, from 0) refuses
+    with a sentence. The kinds that take a key move or a whole line use it (``line``,
+    ``check_in``).
+    """
+    board = ex.board()
+    tokens = move_tokens(text)
+    if not tokens:
+        return ex._fb("unparseable", t("exercises.unreadable", lang=lang), text)
+    played: list[chess.Move] = []
+    for index, token in enumerate(tokens[:limit]):
+        verdict = explain_move(board, token, lang=lang)
+        if verdict.move is None or not verdict.legal:
+            said = named_king(board, verdict, lang) if index % 2 else verdict.message
+            return ex._fb(fail_code(verdict), game_at(board, said, lang),
+                          san_line(ex._board, played), verdict.squares)
+        move = verdict.move
+        refused = judge(board, move, index // 2) if index % 2 == 0 else None
+        if refused is not None:
+            return ex._fb("wrong", refused, san_line(ex._board, [*played, move]),
+                          (move.from_square, move.to_square))
+        board.push(move)
+        played.append(move)
+    return played
+
+
+def game_at(board: chess.Board, message: str, lang: Lang) -> str:
+    """``message`` placed in the game: "Move 2, White: ..." (the side to move on ``board``)."""
+    return t("exercises.game_at", lang=lang, message=message, number=board.fullmove_number,
+             side=color_name(board.turn, lang=lang))
+
 
 def after(board: chess.Board, move: chess.Move) -> chess.Board:
     """A copy of ``board`` with ``move`` played."""

@@ -13,20 +13,19 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from chesskit.exercises.answers import move_tokens, san_line
+from chesskit.exercises.answers import san_line
 from chesskit.exercises.common import (
     after,
-    fail_code,
-    named_king,
+    game_at,
     piece_hint,
     prompt_fields,
+    read_line,
     solution_arrow,
 )
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem
 from chesskit.i18n import color_name, t
 from chesskit.rules import search
-from chesskit.rules.explain import explain_move
 
 if TYPE_CHECKING:
     from chesskit.exercises.model import Exercise
@@ -40,31 +39,19 @@ class LineKind(Kind):
 
     def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
         n = int(ex.data["mate_in"])
-        board = ex.board()
-        tokens = move_tokens(text)
-        if not tokens:
-            return ex._fb("unparseable", t("exercises.unreadable", lang=lang), text)
-        played: list[chess.Move] = []
-        for index, token in enumerate(tokens):
-            where = {"number": board.fullmove_number, "side": color_name(board.turn, lang=lang)}
-            verdict = explain_move(board, token, lang=lang)
-            if verdict.move is None or not verdict.legal:
-                said = named_king(board, verdict, lang) if index % 2 else verdict.message
-                message = t("exercises.game_at", lang=lang, message=said, **where)
-                return ex._fb(fail_code(verdict), message, san_line(ex._board, played),
-                              verdict.squares)
-            move = verdict.move
-            if index % 2 == 0 and not search.forces_mate(board, move, n - index // 2):
-                refutation = search.refutation(board, move, n - index // 2)
-                message = t("exercises.wrong_line", lang=lang, san=board.san(move),
-                            side=color_name(not board.turn, lang=lang),
-                            reply=after(board, move).san(refutation) if refutation else "")
-                if index:
-                    message = t("exercises.game_at", lang=lang, message=message, **where)
-                return ex._fb("wrong", message, san_line(ex._board, [*played, move]),
-                              (move.from_square, move.to_square))
-            board.push(move)
-            played.append(move)
+
+        def judge(board: chess.Board, move: chess.Move, k: int) -> str | None:
+            if search.forces_mate(board, move, n - k):
+                return None
+            refutation = search.refutation(board, move, n - k)
+            message = t("exercises.wrong_line", lang=lang, san=board.san(move),
+                        side=color_name(not board.turn, lang=lang),
+                        reply=after(board, move).san(refutation) if refutation else "")
+            return game_at(board, message, lang) if k else message
+
+        played = read_line(ex, text, lang, judge=judge)
+        if not isinstance(played, list):
+            return played
         key = played[0]
         return ex._right(san_line(ex._board, played), lang,
                          t("exercises.line_right", lang=lang, san=ex._board.san(key), n=n),
