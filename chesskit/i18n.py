@@ -348,14 +348,23 @@ def piece_on(piece_type: chess.PieceType, square: chess.Square, *,
              square=chess.square_name(square))
 
 
+_SENTENCE_ENDS = ("。", "！", "？", "；", "：", "…", ".", "!", "?", ";", ":")
+
+
 def sentences(*parts: str, lang: str | None = None) -> str:
     """Sentences one after the other, the language's way (a space between them in English,
-    none in Chinese); empty parts are left out.
+    none in Chinese, where a part with no end mark gets a 。 so it does not run on into the next);
+    empty parts are left out.
 
-    >>> sentences("黑方走了Qh4#。", "将死！黑方胜。", "", lang="zh-Hans")
-    '黑方走了Qh4#。将死！黑方胜。'
+    >>> sentences("意大利开局：1. e4 e5", "将死！黑方胜。", "", lang="zh-Hans")
+    '意大利开局：1. e4 e5。将死！黑方胜。'
     """
-    return t("core.sentence_sep", lang=lang).join(part for part in parts if part)
+    end = t("core.sentence_end", lang=lang)
+    kept = [part for part in parts if part]
+    last = len(kept) - 1
+    return t("core.sentence_sep", lang=lang).join(
+        part if n == last or not end or part.endswith(_SENTENCE_ENDS) else part + end
+        for n, part in enumerate(kept))
 
 
 def join_words(items: list[str], *, lang: str | None = None) -> str:

@@ -88,3 +88,10 @@ def test_a_failing_cell_names_the_notebook_and_the_error(tmp_path) -> None:
     with pytest.raises(LessonSourceError, match=r"^x\.ipynb: a cell failed: ZeroDivisionError"):
         execute(notebook, cwd=tmp_path, name="x.ipynb")
     assert notebook.cells[0].outputs == []  # the notebook given is left as it was
+
+
+def test_printed_text_is_one_output_however_it_arrived(tmp_path) -> None:
+    code = "import sys\nprint('a', flush=True)\nsys.stdout.flush()\nprint('b', flush=True)"
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
+    (output,) = execute(notebook, cwd=tmp_path).cells[0].outputs
+    assert output.name == "stdout" and output.text == "a\nb\n"

@@ -320,14 +320,28 @@ def targets(lesson: Lesson, root: Path) -> list[tuple[Path, nbformat.NotebookNod
 
 
 def _strip_volatile(notebook: nbformat.NotebookNode) -> None:
-    """Drop what changes from run to run: widget views (random model ids), widget state."""
+    """Drop what changes from run to run: widget views (random model ids), widget state, and
+    the way printed text happened to arrive (one stream output, not chunks)."""
     notebook.metadata.pop("widgets", None)
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
+        outputs: list[nbformat.NotebookNode] = []
         for output in cell.get("outputs", []):
             data = output.get("data")
             if data:
                 data.pop("application/vnd.jupyter.widget-view+json", None)
+            if (output.get("output_type") == "stream" and outputs
+                    and outputs[-1].get("output_type") == "stream"
+                    and outputs[-1].get("name") == output.get("name")):
+                outputs[-1]["text"] = _text(outputs[-1]["text"]) + _text(output["text"])
+            else:
+                outputs.append(output)
+        if "outputs" in cell:
+            cell["outputs"] = outputs
+
+
+def _text(value: str | list[str]) -> str:
+    return value if isinstance(value, str) else "".join(value)
 
 
 def execute(notebook: nbformat.NotebookNode, *, cwd: Path, name: str = "the notebook",
