@@ -18,11 +18,12 @@ is found by ``ambiguous_queens`` and reworded in the Simplified text.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -152,6 +153,23 @@ def set_language(lang: str) -> None:
     """Choose the language of every later message: one of ``languages()``, e.g. ``"zh-Hans"``."""
     global _current
     _current = normalize_language(lang)
+
+
+@contextlib.contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Every message in ``lang`` for the time of a ``with`` block, then the language before.
+
+    >>> with speaking("zh-Hans"):
+    ...     t("core.white")
+    '白方'
+    """
+    global _current
+    before = _current
+    set_language(lang)
+    try:
+        yield
+    finally:
+        _current = before
 
 
 def get_language(lang: str | None = None) -> str:

@@ -8,6 +8,7 @@ from importlib import resources
 import chess
 import pytest
 
+from chesskit import exercises
 from chesskit.widgets.board import (
     BOARD_INPUTS,
     Board,
@@ -19,7 +20,6 @@ from chesskit.widgets.board import (
 from chesskit.widgets.boardstate import ANSWER_MIME, BoardAnswer, board_answers
 from chesskit.widgets.games import builtin_move, game_pgn, play
 
-exercises = pytest.importorskip("chesskit.exercises")
 START = chess.STARTING_FEN
 BACK_RANK = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
 

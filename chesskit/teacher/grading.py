@@ -78,17 +78,6 @@ MAX_SHOWN = 200  # characters of an answer or a message kept in the gradebook an
 DIGEST_VERSION = b"grade-2"
 
 
-@contextlib.contextmanager
-def _speaking(lang: str) -> Iterator[None]:
-    """Let the bank's feedback speak ``lang`` for a moment."""
-    before = i18n._current
-    i18n.set_language(lang)
-    try:
-        yield
-    finally:
-        i18n._current = before
-
-
 def shown(text: str, *, limit: int = MAX_SHOWN) -> str:
     """``text`` cut to ``limit`` characters (an ellipsis says it was cut).
 
@@ -131,7 +120,7 @@ def _checked(exercise_id: str, answer: str | tuple[str, ...], lang: str, book: s
     if known is not None:
         return known
     exercise = catalog.exercise(exercise_id)
-    with _speaking(lang):
+    with i18n.speaking(lang):
         try:
             feedback = exercise.check(answer if isinstance(answer, str) else list(answer))
         except Exception as error:  # check never raises; a bug there must not stop the class
