@@ -4,7 +4,8 @@ SQLite cannot work on JupyterLite's ``/drive`` (the notebooks' folder: "disk I/O
 works in Pyodide's in-memory file system.  :func:`keep_progress` mounts Emscripten's IDBFS on
 :func:`chesskit.learner.data_dir` (``CHESSKIT_DATA_DIR``, set by the site), loads what
 IndexedDB holds there, and writes it back after every cell and every two seconds (answers
-given on the board arrive between cells).  Anywhere but Pyodide it does nothing.
+given on the board arrive between cells), one write at a time.  Anywhere but Pyodide it does
+nothing.
 
 >>> import asyncio; asyncio.run(keep_progress())  # a real Python: nothing to do
 False
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
 from typing import Any
 
 SAVE_EVERY_MS = 2000
@@ -32,6 +34,36 @@ def _sync(fs: Any, *, load: bool) -> asyncio.Future[object]:
 
     fs.syncfs(load, create_once_callable(finished))
     return done
+
+
+def one_at_a_time(start: Callable[[], asyncio.Future[object]]) -> Callable[..., None]:
+    """A trigger for ``start``: asked while a run is under way, it starts one more run after it.
+
+    >>> loop = asyncio.new_event_loop(); runs = []
+    >>> def start():
+    ...     runs.append(loop.create_future()); return runs[-1]
+    >>> save = one_at_a_time(start); save(); save(); save()
+    >>> len(runs)
+    1
+    >>> runs[0].set_result(None); loop.run_until_complete(asyncio.sleep(0)); len(runs)
+    2
+    """
+    state = {"running": False, "again": False}
+
+    def finished(_: object) -> None:
+        state["running"] = False
+        if state["again"]:
+            state["again"] = False
+            trigger()
+
+    def trigger(*_: object) -> None:
+        if state["running"]:
+            state["again"] = True
+            return
+        state["running"] = True
+        start().add_done_callback(finished)
+
+    return trigger
 
 
 async def keep_progress() -> bool:
@@ -53,9 +85,7 @@ async def keep_progress() -> bool:
     _mounted.add(folder)
     await _sync(fs, load=True)
 
-    def save(*_: object) -> None:
-        _sync(fs, load=False)
-
+    save = one_at_a_time(lambda: _sync(fs, load=False))
     js.setInterval(create_proxy(save), SAVE_EVERY_MS)
     shell = _shell()
     if shell is not None:

@@ -13,7 +13,10 @@ How it fits together:
   so no ``%pip`` cell and no index is needed in the browser;
 - ``loadPyodideOptions.env`` sets ``CHESSKIT_DATA_DIR``, and a hidden first cell of every
   notebook runs :func:`chesskit.site.browser.keep_progress`, which keeps that folder in the
-  browser's IndexedDB, so progress survives a reload.
+  browser's IndexedDB, so progress survives a reload;
+- JupyterLite's session lookup is corrected in the built app (:func:`sessions_by_path`): it
+  took a notebook for another one with the same file name (``lessons/en/00-start-here.ipynb``
+  and ``exercises/en/00-start-here.ipynb``), whose kernel then stayed "Initializing".
 
 >>> browser_requirements("Requires-Dist: pexpect; sys_platform != 'emscripten'\\n")
 []
@@ -66,6 +69,11 @@ LABEXTENSIONS = ("anywidget", "@jupyter-widgets/jupyterlab-manager",
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 START = "lessons/{lang}/00-start-here.ipynb"
 LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
+# JupyterLite's LiteSessionClient.startNew (minified) returns the running session whose *name*
+# (JupyterLab passes the file name) is asked for, before it starts a kernel.
+SESSION_BY_NAME = re.compile(r"let\{path:(?P<path>[\w$]+),name:(?P<name>[\w$]+)\}=(?P<opts>[\w$]+),"
+                             r"(?P<found>[\w$]+)=this\._sessions\.find\("
+                             r"(?P<s>[\w$]+)=>(?P=s)\.name===(?P=name)\)")
 
 
 class SiteError(ChessKitError):
@@ -391,11 +399,42 @@ def build_site(out: Path, *, cache: Path = DEFAULT_CACHE, root: Path = ROOT) -> 
             build_config(lite, out.resolve()), indent=1), encoding="utf-8")
         _run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite)],
              what="jupyter lite build", cwd=lite)
+    correct_sessions(out)
     root_page = out / "index.html"
     config = re.search(r'<script id="jupyter-config-data".*?</script>',
                        root_page.read_text(encoding="utf-8"), re.S)
     root_page.write_text(start_page(config.group(0) if config else ""), encoding="utf-8")
     return out
+
+
+def sessions_by_path(script: str) -> tuple[str, int]:
+    """JupyterLite's app code with a running session found by its path, not its file name.
+
+    Returns the new text and how many lookups were changed.
+
+    >>> sessions_by_path("let{path:a,name:i}=e,o=this._sessions.find(e=>e.name===i);")
+    ('let{path:a,name:i}=e,o=this._sessions.find(e=>e.path===a);', 1)
+    """
+    def by_path(found: re.Match[str]) -> str:
+        path, s = found["path"], found["s"]
+        return (f"let{{path:{path},name:{found['name']}}}={found['opts']},{found['found']}="
+                f"this._sessions.find({s}=>{s}.path==={path})")
+
+    return SESSION_BY_NAME.subn(by_path, script)
+
+
+def correct_sessions(out: Path) -> None:
+    """Apply :func:`sessions_by_path` to the built app in ``out``: exactly one lookup."""
+    changed = 0
+    for script in sorted((out / "build").glob("*.js")):
+        text, count = sessions_by_path(script.read_text(encoding="utf-8"))
+        if count:
+            script.write_text(text, encoding="utf-8")
+            changed += count
+    if changed != 1:
+        raise SiteError(f"JupyterLite's session lookup by file name was found {changed} times "
+                        f"instead of once (jupyterlite-core {metadata.version('jupyterlite-core')}"
+                        "): check chesskit.site.build.SESSION_BY_NAME against its code.")
 
 
 def inputs_hash(root: Path = ROOT) -> str:
