@@ -10,7 +10,9 @@ How it fits together:
 - the Pyodide runtime (the npm package ``pyodide``, core only) goes to ``static/pyodide``;
 - every wheel the kernel and the course import at run time sits beside it, listed in our own
   ``pyodide-lock.json`` (sha256 of each file) and preloaded by ``loadPyodideOptions.packages``,
-  so no ``%pip`` cell and no index is needed in the browser;
+  so no ``%pip`` cell and no index is needed in the browser; each wheel also carries its
+  modules' bytecode, compiled by the site's own Python (Pyodide in Node.js,
+  :func:`compile_wheels`), so the browser does not compile IPython and the course at every start;
 - ``loadPyodideOptions.env`` sets ``CHESSKIT_DATA_DIR``, and a hidden first cell of every
   notebook runs :func:`chesskit.site.browser.keep_progress`, which keeps that folder in the
   browser's IndexedDB, so progress survives a reload;
@@ -246,6 +248,66 @@ def lock_entries(wheels: Mapping[str, Path]) -> dict[str, dict[str, object]]:
     return entries
 
 
+# Run by Pyodide in Node.js: each wheel of /wheels/in is copied to /wheels/out with a
+# __pycache__/*.pyc beside every module (unchecked hash: used without reading the source).
+COMPILE_PY = """
+import importlib.util, pathlib, zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc
+for source in sorted(pathlib.Path("/wheels/in").glob("*.whl")):
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(
+            pathlib.Path("/wheels/out") / source.name, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            data = old.read(info)
+            new.writestr(info, data)
+            if not info.filename.endswith(".py"):
+                continue
+            try:
+                code = compile(data, info.filename, "exec", dont_inherit=True)
+            except SyntaxError:
+                continue
+            new.writestr(importlib.util.cache_from_source(info.filename),
+                         _code_to_hash_pyc(code, importlib.util.source_hash(data), False))
+"""
+COMPILE_JS = """
+const [runtime, folder, program] = process.argv.slice(1);
+const { loadPyodide } = await import(runtime + "/pyodide.mjs");
+const py = await loadPyodide();
+py.FS.mkdir("/wheels");
+py.FS.mount(py.FS.filesystems.NODEFS, { root: folder }, "/wheels");
+py.runPython(program);
+"""
+
+
+def compile_wheels(wheels: Mapping[str, Path], cache: Path, *,
+                   pyodide: Path) -> dict[str, Path]:
+    """``wheels`` with bytecode for Pyodide's Python added, kept in ``cache/compiled``.
+
+    Pyodide's own packages ship compiled the same way; without it the browser compiles
+    IPython, ipykernel and the course from source at every kernel start (about 1.5 s).
+    """
+    def stored(wheel: Path) -> Path:
+        digest = hashlib.sha256(wheel.read_bytes()).hexdigest()[:16]
+        return cache / "compiled" / digest / wheel.name
+
+    missing = [wheel for wheel in wheels.values() if not stored(wheel).exists()]
+    if missing:
+        node = shutil.which("node")
+        if node is None:
+            raise SiteError("Node.js is needed to compile the wheels for the browser: "
+                            "apt-get install nodejs.")
+        with tempfile.TemporaryDirectory(prefix="chesskit-pyc-") as temp:
+            (Path(temp) / "in").mkdir()
+            (Path(temp) / "out").mkdir()
+            for wheel in missing:
+                shutil.copyfile(wheel, Path(temp) / "in" / wheel.name)
+            _run([node, "--input-type=module", "-e", COMPILE_JS, str(pyodide.resolve()), temp,
+                  COMPILE_PY], what="compiling the wheels with Pyodide in Node.js")
+            for wheel in missing:
+                stored(wheel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(Path(temp) / "out" / wheel.name, stored(wheel))
+    return {name: stored(wheel) for name, wheel in wheels.items()}
+
+
 # ---------------------------------------------------------------- the site
 
 def _joined(value: object) -> object:
@@ -376,7 +438,8 @@ def build_site(out: Path, *, cache: Path = DEFAULT_CACHE, root: Path = ROOT) -> 
         local = [build_chesskit_wheel(lite / "dist", root=root)]
         local += [w for w in sorted(kernel_wheels.glob("*.whl"))
                   if not w.name.startswith("widgetsnbextension-3.")]
-        wheels = collect_wheels(local, cache, lock=lock["packages"])
+        wheels = compile_wheels(collect_wheels(local, cache, lock=lock["packages"]), cache,
+                                pyodide=pyodide)
         target = lite / "static" / "pyodide"
         target.mkdir(parents=True)
         for name in PYODIDE_FILES:
