@@ -3,9 +3,10 @@
 One learner's path: play a move on a lesson's board, answer in the exercise notebook of the
 same file name (opened from the lesson's link), reload the page, see the answer counted in the
 restored lesson, download the exercise notebook and grade it.  Every request to a host other
-than 127.0.0.1 is aborted and recorded; the test fails if there was any.  The site is built once per set of inputs into ``.cache/site/build-<hash>`` (a fresh
-clone builds it; the registries are needed only for that).  Waits are event-driven with long
-limits: the first Pyodide start can take a minute on a loaded 2-core machine.
+than 127.0.0.1 is aborted and recorded; the test fails if there was any.  The site is built
+once per set of inputs into ``.cache/site/build-<hash>`` (a fresh clone builds it; the
+registries are needed only for that).  Waits are event-driven with long limits: the first
+Pyodide start can take a minute on a loaded 2-core machine.
 """
 
 from __future__ import annotations
