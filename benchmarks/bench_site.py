@@ -6,8 +6,10 @@ Builds the site (or reuses the cached build of the same inputs), serves it on 12
 opens lesson 0 in Chromium with every other host blocked.  "cold": a fresh browser profile
 (nothing cached, Pyodide and every wheel downloaded from the local server); "warm": the same
 profile loading the page again.  The time runs from the navigation to the first interactive
-board (the anywidget board drawn by the running kernel after Run All).  Prints medians; no
-assertions.  The ratio column compares with the goals (15 s cold, 60 MB).
+board (the anywidget board drawn by the running kernel after Run All); "kernel ready" is the
+part of it until the kernel is idle (Pyodide started, wheels loaded, IPython imported), the
+rest runs the first cells (chesskit imported, progress loaded, the board drawn).  Prints
+medians; no assertions.  The ratio column compares with the goals (15 s cold, 60 MB).
 """
 
 from __future__ import annotations
@@ -27,14 +29,16 @@ from tests.test_site import ARGS, CHROMIUM, kernel_idle, run_all  # noqa: E402
 LESSON = "lessons/en/00-start-here.ipynb"
 
 
-def first_board(page: object, base_url: str) -> float:
-    """Seconds from navigating to lesson 0 until its interactive board is drawn."""
+def first_board(page: object, base_url: str) -> tuple[float, float]:
+    """Seconds from navigating to lesson 0 until its kernel is idle, and until its board is
+    drawn."""
     start = time.perf_counter()
     page.goto(f"{base_url}/lab/index.html?path={LESSON}")  # type: ignore[attr-defined]
     kernel_idle(page)  # type: ignore[arg-type]
+    ready = time.perf_counter() - start
     run_all(page)  # type: ignore[arg-type]
     page.locator(".ck .ck-board .ck-sq").first.wait_for()  # type: ignore[attr-defined]
-    return time.perf_counter() - start
+    return ready, time.perf_counter() - start
 
 
 def sizes(site: Path) -> list[tuple[str, float]]:
@@ -73,12 +77,12 @@ def main() -> None:
             warm.append(first_board(page, base_url))
             context.close()
         browser.close()
-    print("\n| first interactive board | median s | p95 s | goal s | ratio to goal |"
-          "\n|---|---:|---:|---:|---:|")
-    for name, values in (("cold", cold), ("warm", warm)):
-        median = statistics.median(values)
-        print(f"| {name} ({len(values)} runs) | {median:.1f} | {max(values):.1f} | 15 |"
-              f" {median / 15:.2f} |")
+    print("\n| first interactive board | kernel ready, median s | median s | p95 s | goal s |"
+          " ratio to goal |\n|---|---:|---:|---:|---:|---:|")
+    for name, runs in (("cold", cold), ("warm", warm)):
+        median = statistics.median(board for _, board in runs)
+        print(f"| {name} ({len(runs)} runs) | {statistics.median(r for r, _ in runs):.1f} |"
+              f" {median:.1f} | {max(board for _, board in runs):.1f} | 15 | {median / 15:.2f} |")
 
 
 if __name__ == "__main__":

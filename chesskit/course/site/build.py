@@ -10,10 +10,15 @@ How it fits together:
 - the Pyodide runtime (the npm package ``pyodide``, core only) goes to ``static/pyodide``;
 - every wheel the kernel and the course import at run time sits beside it, listed in our own
   ``pyodide-lock.json`` (sha256 of each file) and preloaded by ``loadPyodideOptions.packages``,
-  so no ``%pip`` cell and no index is needed in the browser;
+  so no ``%pip`` cell and no index is needed in the browser; each wheel also carries its
+  modules' bytecode, compiled by the site's own Python (Pyodide in Node.js,
+  :func:`compile_wheels`), so the browser does not compile IPython and the course at every start;
 - ``loadPyodideOptions.env`` sets ``CHESSKIT_DATA_DIR``, and a hidden first cell of every
   notebook runs :func:`chesskit.course.site.browser.keep_progress`, which keeps that folder in the
-  browser's IndexedDB, so progress survives a reload.
+  browser's IndexedDB, so progress survives a reload;
+- JupyterLite's session lookup is corrected in the built app (:func:`sessions_by_path`): it
+  took a notebook for another one with the same file name (``lessons/en/00-start-here.ipynb``
+  and ``exercises/en/00-start-here.ipynb``), whose kernel then stayed "Initializing".
 
 >>> browser_requirements("Requires-Dist: pexpect; sys_platform != 'emscripten'\\n")
 []
@@ -65,6 +70,11 @@ LABEXTENSIONS = ("anywidget", "@jupyter-widgets/jupyterlab-manager",
                  "@jupyterlite/pyodide-kernel-extension")
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 START = "lessons/{lang}/00-start-here.ipynb"
+# JupyterLite's LiteSessionClient.startNew (minified) returns the running session whose *name*
+# (JupyterLab passes the file name) is asked for, before it starts a kernel.
+SESSION_BY_NAME = re.compile(r"let\{path:(?P<path>[\w$]+),name:(?P<name>[\w$]+)\}=(?P<opts>[\w$]+),"
+                             r"(?P<found>[\w$]+)=this\._sessions\.find\("
+                             r"(?P<s>[\w$]+)=>(?P=s)\.name===(?P=name)\)")
 
 
 class SiteError(ChessKitError):
@@ -237,6 +247,66 @@ def lock_entries(wheels: Mapping[str, Path]) -> dict[str, dict[str, object]]:
     return entries
 
 
+# Run by Pyodide in Node.js: each wheel of /wheels/in is copied to /wheels/out with a
+# __pycache__/*.pyc beside every module (unchecked hash: used without reading the source).
+COMPILE_PY = """
+import importlib.util, pathlib, zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc
+for source in sorted(pathlib.Path("/wheels/in").glob("*.whl")):
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(
+            pathlib.Path("/wheels/out") / source.name, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            data = old.read(info)
+            new.writestr(info, data)
+            if not info.filename.endswith(".py"):
+                continue
+            try:
+                code = compile(data, info.filename, "exec", dont_inherit=True)
+            except SyntaxError:
+                continue
+            new.writestr(importlib.util.cache_from_source(info.filename),
+                         _code_to_hash_pyc(code, importlib.util.source_hash(data), False))
+"""
+COMPILE_JS = """
+const [runtime, folder, program] = process.argv.slice(1);
+const { loadPyodide } = await import(runtime + "/pyodide.mjs");
+const py = await loadPyodide();
+py.FS.mkdir("/wheels");
+py.FS.mount(py.FS.filesystems.NODEFS, { root: folder }, "/wheels");
+py.runPython(program);
+"""
+
+
+def compile_wheels(wheels: Mapping[str, Path], cache: Path, *,
+                   pyodide: Path) -> dict[str, Path]:
+    """``wheels`` with bytecode for Pyodide's Python added, kept in ``cache/compiled``.
+
+    Pyodide's own packages ship compiled the same way; without it the browser compiles
+    IPython, ipykernel and the course from source at every kernel start (about 1.5 s).
+    """
+    def stored(wheel: Path) -> Path:
+        digest = hashlib.sha256(wheel.read_bytes()).hexdigest()[:16]
+        return cache / "compiled" / digest / wheel.name
+
+    missing = [wheel for wheel in wheels.values() if not stored(wheel).exists()]
+    if missing:
+        node = shutil.which("node")
+        if node is None:
+            raise SiteError("Node.js is needed to compile the wheels for the browser: "
+                            "apt-get install nodejs.")
+        with tempfile.TemporaryDirectory(prefix="chesskit-pyc-") as temp:
+            (Path(temp) / "in").mkdir()
+            (Path(temp) / "out").mkdir()
+            for wheel in missing:
+                shutil.copyfile(wheel, Path(temp) / "in" / wheel.name)
+            _run([node, "--input-type=module", "-e", COMPILE_JS, str(pyodide.resolve()), temp,
+                  COMPILE_PY], what="compiling the wheels with Pyodide in Node.js")
+            for wheel in missing:
+                stored(wheel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(Path(temp) / "out" / wheel.name, stored(wheel))
+    return {name: stored(wheel) for name, wheel in wheels.items()}
+
+
 # ---------------------------------------------------------------- the site
 
 def _joined(value: object) -> object:
@@ -367,7 +437,8 @@ def build_site(out: Path, *, cache: Path = DEFAULT_CACHE, root: Path = ROOT) -> 
         local = [build_chesskit_wheel(lite / "dist", root=root)]
         local += [w for w in sorted(kernel_wheels.glob("*.whl"))
                   if not w.name.startswith("widgetsnbextension-3.")]
-        wheels = collect_wheels(local, cache, lock=lock["packages"])
+        wheels = compile_wheels(collect_wheels(local, cache, lock=lock["packages"]), cache,
+                                pyodide=pyodide)
         target = lite / "static" / "pyodide"
         target.mkdir(parents=True)
         for name in PYODIDE_FILES:
@@ -390,11 +461,42 @@ def build_site(out: Path, *, cache: Path = DEFAULT_CACHE, root: Path = ROOT) -> 
             build_config(lite, out.resolve()), indent=1), encoding="utf-8")
         _run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite)],
              what="jupyter lite build", cwd=lite)
+    correct_sessions(out)
     root_page = out / "index.html"
     config = re.search(r'<script id="jupyter-config-data".*?</script>',
                        root_page.read_text(encoding="utf-8"), re.S)
     root_page.write_text(start_page(config.group(0) if config else ""), encoding="utf-8")
     return out
+
+
+def sessions_by_path(script: str) -> tuple[str, int]:
+    """JupyterLite's app code with a running session found by its path, not its file name.
+
+    Returns the new text and how many lookups were changed.
+
+    >>> sessions_by_path("let{path:a,name:i}=e,o=this._sessions.find(e=>e.name===i);")
+    ('let{path:a,name:i}=e,o=this._sessions.find(e=>e.path===a);', 1)
+    """
+    def by_path(found: re.Match[str]) -> str:
+        path, s = found["path"], found["s"]
+        return (f"let{{path:{path},name:{found['name']}}}={found['opts']},{found['found']}="
+                f"this._sessions.find({s}=>{s}.path==={path})")
+
+    return SESSION_BY_NAME.subn(by_path, script)
+
+
+def correct_sessions(out: Path) -> None:
+    """Apply :func:`sessions_by_path` to the built app in ``out``: exactly one lookup."""
+    changed = 0
+    for script in sorted((out / "build").glob("*.js")):
+        text, count = sessions_by_path(script.read_text(encoding="utf-8"))
+        if count:
+            script.write_text(text, encoding="utf-8")
+            changed += count
+    if changed != 1:
+        raise SiteError(f"JupyterLite's session lookup by file name was found {changed} times "
+                        f"instead of once (jupyterlite-core {metadata.version('jupyterlite-core')}"
+                        "): check chesskit.course.site.build.SESSION_BY_NAME against its code.")
 
 
 def inputs_hash(root: Path = ROOT) -> str:
