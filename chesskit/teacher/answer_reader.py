@@ -139,7 +139,11 @@ def _cell_sources(notebook: Mapping[str, Any]) -> Iterator[str]:
 def _may_count(source: str) -> bool:
     """False when a cell can hold no import and no call of ``answer`` or ``set_language``
     (an ASCII cell without those words), so it need not be parsed; an alias of ``answer``
-    (``from chesskit import answer as a``) makes every cell count."""
+    (``from chesskit import answer as a``) makes every cell count.
+
+    >>> _may_count('ck.exercise("07.01")'), _may_count('ck.answer("07.01", "O-O")')
+    (False, True)
+    """
     return not source.isascii() or any(word in source for word in _WORDS)
 
 
