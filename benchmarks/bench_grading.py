@@ -10,7 +10,8 @@ are printed.  A sample of notebooks is executed with nbclient and extrapolated t
 
 Run: ``.venv/bin/python benchmarks/bench_grading.py [--students 40] [--jobs 2] [--sample 3]``;
 for the issue's large class, ``--students 1000 --cold-only`` (the cold run only: the 30,000
-notebooks take about 7 GB in the temporary folder).
+notebooks take about 7 GB in the temporary folder).  ``--keep FOLDER`` keeps the class and the
+cold run's gradebook (``FOLDER/cold``), to compare grades before and after a change.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -175,12 +177,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=3, help="notebooks executed by nbclient")
     parser.add_argument("--cold-only", action="store_true",
                         help="only the cold run (no re-grading), for a large class")
+    parser.add_argument("--keep", type=Path, metavar="FOLDER",
+                        help="write the class and the cold run's gradebook there (kept)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        if args.keep:
+            folder = args.keep
+            folder.mkdir(parents=True)  # a fresh folder: the cold run needs a new gradebook
         paths, count = write_class(folder / "subs", students=args.students)
         load = os.getloadavg()
         cold = run_grader(folder / "subs", folder / "out", jobs=args.jobs)
+        if args.keep:
+            shutil.copytree(folder / "out", folder / "cold")
         load = tuple(max(a, b) for a, b in zip(load, os.getloadavg(), strict=True))
         again = warm = None
         if not args.cold_only:

@@ -55,6 +55,16 @@ def test_a_long_cell_is_shrunk_and_its_answers_still_read() -> None:
     assert whole and len(shrunk) < 100 and answer_reader.TOO_BIG in shrunk
 
 
+def test_cells_left_unparsed_hide_no_answer() -> None:
+    found, language = notebook_answers(cells(
+        'a("01.01", "Ra8#")', "import chesskit as c", 'c.answer("01.02", "Qh8#")',
+        "from chesskit import answer as a", "ｃｋ.ａｎｓｗｅｒ('01.03', 'Rd1#')",
+        "ck.exercise('01.04')", 'ｃｋ.set_language("zh-Hans")'))
+    assert [(f.exercise_id, f.answer) for f in found] == [
+        ("01.01", "Ra8#"), ("01.02", "Qh8#"), ("01.03", "Rd1#")]
+    assert language == "zh-Hans"
+
+
 def test_nul_bytes_in_a_cell_cost_only_that_line() -> None:
     found, _ = notebook_answers(cells('print("\x00")\nck.answer("01.01", "Ra8#")'))
     assert [(f.exercise_id, f.answer) for f in found] == [("01.01", "Ra8#")]

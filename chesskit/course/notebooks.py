@@ -21,11 +21,13 @@ import sys
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-
-import nbformat
+from typing import TYPE_CHECKING
 
 from chesskit.errors import ChessKitError
 from chesskit.i18n import Language, language, languages, localize, t, to_traditional
+
+if TYPE_CHECKING:  # imported where a notebook is made: reading lessons does not pay for it
+    import nbformat
 
 REVIEW_ITEMS = 4
 MAX_DRILLS = 12
@@ -205,6 +207,8 @@ def lesson_sources(root: Path) -> list[Path]:
 
 
 def _setup_cell(lang: str) -> nbformat.NotebookNode:
+    import nbformat
+
     cell = nbformat.v4.new_code_cell(
         f'import chess\nimport chesskit as ck\n\nck.set_language("{lang}")')
     cell.metadata["tags"] = ["setup"]
@@ -218,6 +222,8 @@ def course_notebook(cells: list[nbformat.NotebookNode], *, lang: str, prefix: st
 
     Cell ids are stable (``prefix-000``, ...), so rebuilding changes nothing.
     """
+    import nbformat
+
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [_setup_cell(lang), *cells]
     notebook.metadata = {
@@ -232,6 +238,8 @@ def course_notebook(cells: list[nbformat.NotebookNode], *, lang: str, prefix: st
 
 def exercise_cells(ids: Iterable[str], *, review: bool = False) -> list[nbformat.NotebookNode]:
     """Two cells per exercise: ``ck.exercise("id")`` shows it, ``ck.answer("id", "")`` checks."""
+    import nbformat
+
     cells = []
     show = ", review=True" if review else ""
     for exercise_id in ids:
@@ -242,6 +250,8 @@ def exercise_cells(ids: Iterable[str], *, review: bool = False) -> list[nbformat
 
 def lesson_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
     """The unexecuted notebook of one lesson in one language."""
+    import nbformat
+
     cells = []
     for cell in lesson.cells:
         text = cell.text(lang)
@@ -296,6 +306,8 @@ def own_exercise_ids(number: int) -> list[str]:
 
 def exercise_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
     """The unexecuted exercise notebook of one lesson in one language."""
+    import nbformat
+
     own, review = exercise_ids(lesson)
     name = localize(dict(lesson.title), lang=lang)
     cells = [nbformat.v4.new_markdown_cell(
@@ -375,6 +387,8 @@ def execute(notebook: nbformat.NotebookNode, *, cwd: Path, name: str = "the note
 
 
 def _build_one(job: tuple[str, str, bool]) -> str:
+    import nbformat
+
     os.environ["CHESSKIT_RECORD"] = "0"  # a built notebook shows nobody's progress
     path_text, content, run = job
     path = Path(path_text)
@@ -389,6 +403,8 @@ def _build_one(job: tuple[str, str, bool]) -> str:
 def build(root: Path, *, lessons: Iterable[int] | None = None, run: bool = True,
           jobs: int = 2) -> list[Path]:
     """Write (and execute) the notebooks of the chosen lessons; returns the paths written."""
+    import nbformat
+
     wanted = set(lessons) if lessons is not None else None
     work = []
     for source in lesson_sources(root):
@@ -403,6 +419,8 @@ def build(root: Path, *, lessons: Iterable[int] | None = None, run: bool = True,
 
 def stale(root: Path) -> list[str]:
     """Committed notebooks whose cells differ from a fresh build of their source."""
+    import nbformat
+
     problems = []
     for source in lesson_sources(root):
         for path, fresh in targets(read_lesson(source), root):

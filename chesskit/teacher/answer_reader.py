@@ -27,6 +27,8 @@ MAX_ITEMS = 1_000  # items in one bracket: list, tuple, dict, set, call
 MAX_DEPTH = 16  # brackets inside brackets
 BIG_CELL = 100_000  # characters: a longer cell is shrunk token by token before it is parsed
 TOO_BIG = "__chesskit_too_big__"
+_CALLED = ("answer", "set_language")  # the chesskit functions whose calls are read
+_WORDS = ("import", *_CALLED)  # an ASCII cell without these words holds nothing to read
 
 
 @dataclass(frozen=True)
@@ -134,32 +136,47 @@ def _cell_sources(notebook: Mapping[str, Any]) -> Iterator[str]:
                 yield _python_source(source)
 
 
-def _aliases(trees: Iterable[ast.AST]) -> tuple[set[str], set[str]]:
-    """Names bound to the chesskit module, and to its ``answer`` function."""
-    modules, functions = {"ck", "chesskit"}, set()
-    for tree in trees:
+def _may_count(source: str) -> bool:
+    """False when a cell can hold no import and no call of ``answer`` or ``set_language``
+    (an ASCII cell without those words), so it need not be parsed; an alias of ``answer``
+    (``from chesskit import answer as a``) makes every cell count.
+
+    >>> _may_count('ck.exercise("07.01")'), _may_count('ck.answer("07.01", "O-O")')
+    (False, True)
+    """
+    return not source.isascii() or any(word in source for word in _WORDS)
+
+
+def _scan(sources: Iterable[str]) -> tuple[set[str], set[str], list[ast.Call]]:
+    """One walk over the cells' trees: the names bound to the chesskit module and to its
+    ``answer`` function, and every call that may be ``chesskit.answer`` or ``set_language``
+    (a method of that name on a bare name, or any bare name), cell by cell in source order."""
+    modules, functions, calls = {"ck", "chesskit"}, set(), []
+    for tree in (tree for source in sources for tree in _parse(source)):
+        found = []
         for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
+            if isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Name) or (
+                        isinstance(func, ast.Attribute) and func.attr in _CALLED
+                        and isinstance(func.value, ast.Name)):
+                    found.append(node)
+            elif isinstance(node, ast.Import):
                 modules |= {a.asname or a.name for a in node.names if a.name == "chesskit"}
             elif isinstance(node, ast.ImportFrom) and node.module == "chesskit":
                 functions |= {a.asname or a.name for a in node.names if a.name == "answer"}
-    return modules, functions
+        calls += sorted(found, key=lambda n: (n.lineno, n.col_offset))
+    return modules, functions, calls
 
 
-def _calls(trees: Iterable[ast.AST], name: str, modules: set[str],
-           functions: set[str]) -> Iterator[ast.Call]:
-    """Calls of ``chesskit.<name>`` in source order."""
-    for tree in trees:
-        found = []
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            func = node.func
-            if ((isinstance(func, ast.Attribute) and func.attr == name
-                 and isinstance(func.value, ast.Name) and func.value.id in modules)
-                    or (isinstance(func, ast.Name) and func.id in functions)):
-                found.append(node)
-        yield from sorted(found, key=lambda n: (n.lineno, n.col_offset))
+def _is_call(call: ast.Call, name: str, modules: set[str], functions: set[str]) -> bool:
+    """True when ``call`` calls ``chesskit.<name>``: through a module alias, or a bare name
+    in ``functions``."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id in functions
+    return (isinstance(func, ast.Attribute) and func.attr == name
+            and isinstance(func.value, ast.Name) and func.value.id in modules)
 
 
 def _literal(node: ast.expr | None) -> Answer | None:
@@ -209,15 +226,17 @@ def notebook_answers(notebook: Mapping[str, Any]) -> tuple[list[Found], str | No
     ([Found(exercise_id='01.01', answer=None, origin='code', after_solution=False)],
      'zh-Hans')
     """
-    trees = [tree for source in _cell_sources(notebook) for tree in _parse(source)]
-    modules, functions = _aliases(trees)
+    sources = list(_cell_sources(notebook))
+    modules, functions, calls = _scan(s for s in sources if _may_count(s))
+    if functions:  # ``answer`` under another name: any cell may call it
+        modules, functions, calls = _scan(sources)
     found = []
-    for call in _calls(trees, "answer", modules, functions):
+    for call in (c for c in calls if _is_call(c, "answer", modules, functions)):
         exercise_id = _literal(_argument(call, 0, "exercise_id"))
         if isinstance(exercise_id, str) and exercise_id:
             found.append(Found(exercise_id, _literal(_argument(call, 1, "answer"))))
     language = None
-    for call in _calls(trees, "set_language", modules, {"set_language"}):
+    for call in (c for c in calls if _is_call(c, "set_language", modules, {"set_language"})):
         value = _literal(_argument(call, 0, "lang"))
         language = value if isinstance(value, str) else language
     return found, language

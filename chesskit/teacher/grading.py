@@ -318,16 +318,10 @@ def _follow_parent(parent: int) -> None:
 
 def _graded(jobs: list[tuple[Submission, str | None, Plan]], *, workers: int,
             ) -> Iterator[tuple[str, StudentResult | None, list[tuple[str, Check]]]]:
-    """Results student by student, from a pool of ``workers`` processes when that pays.
-
-    The first student is graded here before the pool starts: the workers are forked with the
-    checks that student needed (the class's right answers, mostly) already remembered.
-    """
+    """Results student by student, from a pool of ``workers`` processes when that pays."""
     if workers <= 1 or len(jobs) < 4:
         yield from map(_grade_job, jobs)
         return
-    yield _grade_job(jobs[0])
-    jobs = jobs[1:]
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context,
                                                 initializer=_follow_parent,
