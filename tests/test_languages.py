@@ -23,7 +23,7 @@ import pytest
 from test_i18n import MODULES, mismatches
 
 import chesskit
-from chesskit.course.notebooks import LessonSourceError, lesson_sources, parse_lesson, read_lesson
+from chesskit.course.lessons import LessonSourceError, lesson_sources, parse_lesson, read_lesson
 from chesskit.i18n import FALLBACK, language, languages
 from chesskit.rules.explain import explain_move
 from chesskit.rules.openings import opening

@@ -7,7 +7,7 @@ import chess
 import pytest
 
 import chesskit as ck
-from chesskit.course.notebooks import lesson_sources, read_lesson
+from chesskit.course.lessons import lesson_sources, read_lesson
 
 ROOT = Path(__file__).resolve().parents[1]
 

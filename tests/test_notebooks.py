@@ -5,15 +5,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from chesskit.course.notebooks import (
-    LessonSourceError,
-    course_root,
-    execute,
-    lesson_notebook,
-    parse_lesson,
-    review_ids,
-    stale,
-)
+from chesskit.course.lessons import LessonSourceError, course_root, parse_lesson, review_ids
+from chesskit.course.notebooks import execute, lesson_notebook, stale
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from chesskit.course import lessons
 from chesskit.errors import BankError, GradingError
 from chesskit.i18n import t
 
@@ -67,15 +68,13 @@ class Assignment:
 def _lesson_ids(number: int, slug: str) -> tuple[str, ...]:
     """The items the built exercise notebook of a lesson holds: from its lesson source in the
     course folder this package sits in (a checkout), else the lesson's own bank items."""
-    from chesskit.course import notebooks
-
-    with contextlib.suppress(notebooks.LessonSourceError):
-        root = notebooks.course_root(Path(__file__).parent)
-        for path in notebooks.lesson_sources(root):
+    with contextlib.suppress(lessons.LessonSourceError):
+        root = lessons.course_root(Path(__file__).parent)
+        for path in lessons.lesson_sources(root):
             if path.stem == f"{number:02d}-{slug}":
-                own, review = notebooks.exercise_ids(notebooks.read_lesson(path))
+                own, review = lessons.exercise_ids(lessons.read_lesson(path))
                 return tuple(own + review)
-    return tuple(notebooks.own_exercise_ids(number))
+    return tuple(lessons.own_exercise_ids(number))
 
 
 @functools.lru_cache(maxsize=4)
@@ -147,12 +146,12 @@ def parse_assignment(text: str) -> Assignment:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise GradingError(t("grading.assignment_broken", error=error)) from None
-    lessons = {p.lesson: p for p in lesson_parts()}
+    by_lesson = {p.lesson: p for p in lesson_parts()}
     parts = []
     for number in doc.get("lessons", []):
-        if not isinstance(number, int) or number not in lessons:
+        if not isinstance(number, int) or number not in by_lesson:
             raise GradingError(t("grading.assignment_unknown_lesson", lesson=number))
-        parts.append(lessons[number])
+        parts.append(by_lesson[number])
     if doc.get("ids"):
         name = str(doc.get("notebook") or doc.get("title") or "homework")
         parts.append(Part(re.sub(r"\.ipynb$", "", Path(name).name, flags=re.I),

@@ -787,13 +787,17 @@ class ExerciseBoard(Board):
         replied.push(reply)
         self._frames = self._frames[: self.index + 1] + [replied]
         self._show(self.index + 1)
-        answer = " ".join(_sans(replied)[len(self._start.move_stack)::2])
+        answer = self._drill_answer(replied)
         feedback = self.exercise.check(answer, lang=self.lang)
         self._record(answer, feedback, first=words)
         self._drill_marks(feedback)
         if feedback.code != "incomplete":
             self.mode = "view"
             self._show(self.index)
+
+    def _drill_answer(self, board: chess.Board) -> str:
+        """The learner's moves of a drill so far (the other side's passes and replies left out)."""
+        return " ".join(_sans(board)[len(self._start.move_stack)::2])
 
     def _drill_marks(self, feedback: Feedback | None) -> None:
         """A drill's marks keep only the targets left (``feedback`` says which; all of them
@@ -815,7 +819,7 @@ class ExerciseBoard(Board):
                 self.exercise.defender_reply(board) is None:
             return
         super().take_back()
-        answer = " ".join(_sans(self._frames[self.index])[len(self._start.move_stack)::2])
+        answer = self._drill_answer(self._frames[self.index])
         self._drill_marks(self.exercise.check(answer, lang=self.lang) if answer else None)
 
     def reply(self) -> None:
