@@ -61,7 +61,7 @@ ROOTS = ("micropip", "piplite", "pyodide-kernel", "ipykernel", "widgetsnbextensi
 NOT_IN_BROWSER = {
     "cairosvg": "PNG and PDF boards need the cairo C library; the browser draws SVG",
     "opencc": "a C extension; chesskit falls back to opencc-purepy (same output, tested)",
-    "nbformat": "only the notebook builder and the grader use it, on a real Python",
+    "nbformat": "only the notebook builder uses it, on a real Python",
     "jupyterlab-widgets": "the widget frontend is part of the site itself",
 }
 # Packages whose Python side must match the frontend built into the site.
