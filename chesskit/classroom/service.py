@@ -136,6 +136,7 @@ class Classroom:
         self.store, self.mode, self.classes = store, mode, classes
         self.every_user, self.teachers = every_user, teachers
         self.code, self.teacher_token = code, teacher_token
+        self.burst, self.rate = BURST, PER_SECOND
         self.sockets: dict[str, list[EventSocket]] = {}
         self.buckets: dict[str, Bucket] = {}
         self.failed_joins: dict[str, Bucket] = {}
@@ -184,7 +185,8 @@ class Classroom:
 
     def allowed(self, who: Identity) -> bool:
         """Take one request from a student's budget; False: too many (429)."""
-        return who.teacher or self.buckets.setdefault(who.user, Bucket()).take()
+        return who.teacher or self.buckets.setdefault(who.user, Bucket(self.burst)).take(
+            burst=self.burst, rate=self.rate)
 
     # -- laptop: joining -----------------------------------------------------------------
     def join(self, code: str, name: str, *, token: str | None, lang: str | None,
