@@ -122,6 +122,13 @@ class TestJoining(Room):
         assert self.call("GET", "/api/me", token="guess")[0] == 401
         assert self.call("GET", "/api/rounds/current", token=None)[0] == 401
 
+    def test_the_teacher_sees_the_join_code_and_the_exercises(self) -> None:
+        code, me = self.call("GET", "/api/me")
+        assert code == 200 and me["role"] == "teacher" and me["join_code"] == CODE
+        code, exercises = self.call("GET", "/api/exercises")
+        assert code == 200 and "06.12" in exercises["ids"] and "00.07" not in exercises["ids"]
+        assert self.call("GET", "/api/exercises", token=self.join("Ana"))[0] == 403
+
     def test_the_teacher_cannot_join(self) -> None:
         assert self.call("POST", "/api/join", {"code": CODE, "name": "T"})[0] == 403
 
