@@ -36,6 +36,7 @@ import tornado.websocket
 from jupyterhub.services.auth import HubOAuth, HubOAuthCallbackHandler, HubOAuthenticated
 
 from chesskit.classroom.rounds import (
+    Judged,
     Task,
     exercise_ids,
     from_exercise,
@@ -120,13 +121,32 @@ def refuse(code: str, lang: str | None = None, **fields: object) -> ClassroomErr
 
 
 @lru_cache(maxsize=256)
+def _task(task_json: str) -> Task:
+    return Task.from_json(json.loads(task_json))
+
+
+@lru_cache(maxsize=256)
 def _solution(task_json: str) -> dict[str, Any]:
-    return solution(Task.from_json(json.loads(task_json)))
+    return solution(_task(task_json))
+
+
+@lru_cache(maxsize=8192)
+def _judge(task_json: str, text: str) -> Judged:
+    return judge(_task(task_json), text)
 
 
 def round_solution(rnd: Round) -> dict[str, Any]:
     """The solution of a round (computed once per round)."""
-    return _solution(json.dumps(rnd.task, sort_keys=True))
+    return _solution(rnd.task_json)
+
+
+def judge_answer(rnd: Round, text: str, lang: str | None) -> Judged:
+    """Judge an answer to a round; a class sends the same few texts, each is read once (a
+    refusal is read again, to say why in the student's language)."""
+    try:
+        return _judge(rnd.task_json, text.strip())
+    except ClassroomError:
+        return judge(_task(rnd.task_json), text, lang=lang)
 
 
 class Classroom:
@@ -269,7 +289,7 @@ class Classroom:
             raise refuse("not_current", lang, id=round_id)
         if rnd.state != "open":
             raise refuse("closed", lang, id=round_id)
-        judged = judge(Task.from_json(rnd.task), text, lang=lang)
+        judged = judge_answer(rnd, text, lang)
         try:
             self.store.answer(rnd.id, who.user, san=judged.san, uci=judged.uci,
                               correct=judged.correct)
@@ -287,7 +307,7 @@ class Classroom:
     # -- what the clients see ------------------------------------------------------------
     def round_json(self, rnd: Round, who: Identity, lang: str | None = None) -> dict[str, Any]:
         """The round object of the protocol, as ``who`` sees it."""
-        task = Task.from_json(rnd.task)
+        task = _task(rnd.task_json)
         code = lang or who.lang or FALLBACK
         mine = None
         if not who.teacher:
@@ -302,7 +322,7 @@ class Classroom:
     def summary(self, rnd: Round) -> dict[str, Any]:
         """What the class answered to a round, for the teacher."""
         answers = self.store.answers(rnd.id)
-        task = Task.from_json(rnd.task)
+        task = _task(rnd.task_json)
         counts = Counter(a.san for a in answers)
         moves = dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
         connected = {s.me.user for s in self.sockets.get(rnd.klass, ()) if not s.me.teacher}
