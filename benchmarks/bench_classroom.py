@@ -36,6 +36,7 @@ from typing import Any
 
 import chess
 import tornado.httpclient
+import tornado.netutil
 import tornado.web
 import tornado.websocket
 
@@ -59,6 +60,21 @@ class FakeHubUser(tornado.web.RequestHandler):
         name, _, group = token.partition(":")
         self.finish({"name": name, "kind": "user", "groups": [group],
                      "scopes": ["access:services!service=classroom"]})
+
+
+class LiteralResolver(tornado.netutil.Resolver):
+    """Addresses are IP literals here: no thread pool per connection (the default resolver
+    hands each one to a thread, which costs a loaded client milliseconds a request)."""
+
+    async def resolve(self, host: str, port: int, family: socket.AddressFamily = socket.AF_UNSPEC
+                      ) -> list[tuple[int, Any]]:
+        return [(socket.AF_INET, (host, port))]
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (user + system)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_mb(pid: int) -> tuple[float, float]:
@@ -176,6 +192,7 @@ class Bench:
 
 async def scenario(base: str, *, classes: int, per_class: int, rounds: int, laptop: bool,
                    pid: int, teacher_token: str = "", code: str = "") -> dict[str, Any]:
+    tornado.netutil.Resolver.configure(LiteralResolver)
     tornado.httpclient.AsyncHTTPClient.configure(None, max_clients=2000)
     http = tornado.httpclient.AsyncHTTPClient()
     bench = Bench(base, http)
@@ -198,6 +215,7 @@ async def scenario(base: str, *, classes: int, per_class: int, rounds: int, lapt
         await bench.connect(teacher, "" if laptop else f"?class={teacher.klass}")
     connect = time.perf_counter() - started
     rng = random.Random(7)
+    cpu = cpu_seconds(pid)
     figures: dict[str, list[float]] = {"push": [], "answer": [], "whole": []}
     for _ in range(rounds):
         for key, values in (await bench.round(teachers, students, rng)).items():
@@ -206,12 +224,17 @@ async def scenario(base: str, *, classes: int, per_class: int, rounds: int, lapt
     for client in teachers + students:
         client.sock.close()
     now, peak = rss_mb(pid)
-    return {"figures": figures, "connect": connect, "rss": now, "peak": peak}
+    requests = rounds * (len(teachers) + len(students))
+    return {"figures": figures, "connect": connect, "rss": now, "peak": peak,
+            "cpu_ms": (cpu_seconds(pid) - cpu) * 1000 / requests}
 
 
-def start(command: list[str], env: dict[str, str], port: int) -> subprocess.Popen[str]:
-    process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
+def start(command: list[str], env: dict[str, str], port: int, log: Path
+          ) -> subprocess.Popen[str]:
+    """Start a service, its output to ``log``; wait until it listens."""
+    with log.open("w") as out:
+        process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=out,
+                                   stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
@@ -219,7 +242,7 @@ def start(command: list[str], env: dict[str, str], port: int) -> subprocess.Pope
                 return process
         except OSError:
             if process.poll() is not None:
-                raise RuntimeError(process.stdout.read() if process.stdout else "died") from None
+                raise RuntimeError(log.read_text()) from None
             time.sleep(0.2)
     raise RuntimeError(f"the service did not start on {port}")
 
@@ -237,7 +260,8 @@ def hub_service(folder: Path, hub_port: int) -> tuple[subprocess.Popen[str], int
            "JUPYTERHUB_OAUTH_ACCESS_SCOPES": json.dumps(["access:services!service=classroom"]),
            "CHESSKIT_CLASSROOM_DB": str(folder / "hub.sqlite"),
            "CHESSKIT_CLASSROOM_CLASSES": ",".join(f"c{k}" for k in range(10))}
-    process = start([sys.executable, "-m", "chesskit.classroom.service"], env, port)
+    process = start([sys.executable, "-m", "chesskit.classroom.service"], env, port,
+                    folder / "hub.log")
     return process, port
 
 
@@ -246,7 +270,8 @@ def row(label: str, result: dict[str, Any]) -> str:
     return (f"{label:<34} {len(f['push']):>5} {pct(f['push'], .5) * 1000:>7.0f} "
             f"{pct(f['push'], .95) * 1000:>7.0f} {pct(f['answer'], .5) * 1000:>7.0f} "
             f"{pct(f['answer'], .95) * 1000:>7.0f} {pct(f['whole'], .5) * 1000:>7.0f} "
-            f"{pct(f['whole'], .95) * 1000:>7.0f} {result['rss']:>6.0f} {result['peak']:>6.0f}")
+            f"{pct(f['whole'], .95) * 1000:>7.0f} {result['rss']:>6.0f} {result['peak']:>6.0f}"
+            f" {result['cpu_ms']:>6.1f}")
 
 
 async def main_async(args: argparse.Namespace) -> None:
@@ -257,15 +282,16 @@ async def main_async(args: argparse.Namespace) -> None:
     print("times in ms (push: teacher's request -> a student's round_opened; answer: a"
           " student's answer sent -> the teacher's summary holding it; class: the last answer"
           " sent -> the summary holding the whole class); memory: the service's RSS now / peak,"
-          " MB\n")
+          " MB; cpu/rq: the service's CPU ms per request of the rounds (opening, answering)\n")
     print(f"{'scenario':<34} {'n':>5} {'push50':>7} {'push95':>7} {'ans50':>7} {'ans95':>7} "
-          f"{'class50':>7} {'class95':>7} {'rss':>6} {'peak':>6}")
+          f"{'class50':>7} {'class95':>7} {'rss':>6} {'peak':>6} {'cpu/rq':>6}")
     results = []
 
     laptop_port = free_port()
     laptop = start([sys.executable, "-m", "chesskit", "classroom", "--host", "127.0.0.1",
                     "--port", str(laptop_port), "--db", str(folder / "laptop.sqlite")],
-                   {**os.environ, "PYTHONPATH": str(ROOT)}, laptop_port)
+                   {**os.environ, "PYTHONPATH": str(ROOT)}, laptop_port,
+                   folder / "laptop.log")
     try:
         with sqlite3.connect(folder / "laptop.sqlite") as db:
             code, teacher = db.execute("SELECT code, teacher_token FROM classes").fetchone()
