@@ -824,7 +824,8 @@ def hub_classroom() -> tuple[tornado.web.Application, int, str]:
     app = make_app(room, prefix=os.environ.get("JUPYTERHUB_SERVICE_PREFIX",
                                                "/services/classroom/"), hub_auth=hub_auth,
                    cookie_secret=cookie_secret)
-    return app, url.port or 80, url.hostname or "127.0.0.1"
+    listen = os.environ.get("CHESSKIT_CLASSROOM_LISTEN") or url.hostname or "127.0.0.1"
+    return app, url.port or 80, listen
 
 
 async def _run_hub() -> None:
