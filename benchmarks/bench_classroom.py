@@ -10,9 +10,11 @@ listens on its websocket.
 Per round: the teacher opens it (the push: from the teacher's request to each student's
 ``round_opened``), then every student answers at once (from each answer sent to the first
 summary on the teacher's socket that holds it; and from the last answer sent to the summary
-holding the whole class).  The service's memory is its resident set (``/proc``).  The plain
-way to compare with is the teacher walking round the room, or a quiz tool that cannot take a
-move: there is no program to time, so the goal is the issue's (p95 under 1 s).
+holding the whole class).  Answers go by ``POST api/rounds/<id>/answers``; the last row sends
+them on the students' websockets instead (``{"type": "answer"}``).  The service's memory is
+its resident set (``/proc``).  The plain way to compare with is the teacher walking round the
+room, or a quiz tool that cannot take a move: there is no program to time, so the goal is the
+issue's (p95 under 1 s).
 
 Run: ``.venv/bin/python benchmarks/bench_classroom.py [--rounds 5] [--big-rounds 3]``.
 """
@@ -127,8 +129,9 @@ class Client:
 class Bench:
     """A running service and its clients."""
 
-    def __init__(self, base: str, http: tornado.httpclient.AsyncHTTPClient) -> None:
-        self.base, self.http = base, http
+    def __init__(self, base: str, http: tornado.httpclient.AsyncHTTPClient, *,
+                 on_socket: bool = False) -> None:
+        self.base, self.http, self.on_socket = base, http, on_socket
 
     async def call(self, method: str, path: str, token: str, body: object = None) -> Any:
         reply = await self.http.fetch(
@@ -167,6 +170,10 @@ class Bench:
 
         async def answer(s: Client) -> None:
             sends[s.name] = time.perf_counter()
+            if self.on_socket:
+                await s.sock.write_message(json.dumps({"type": "answer", "round": rid[s.klass],
+                                                       "answer": moves[s.name]}))
+                return
             await self.call("POST", f"api/rounds/{rid[s.klass]}/answers", s.token,
                             {"answer": moves[s.name]})
 
@@ -191,11 +198,12 @@ class Bench:
 
 
 async def scenario(base: str, *, classes: int, per_class: int, rounds: int, laptop: bool,
-                   pid: int, teacher_token: str = "", code: str = "") -> dict[str, Any]:
+                   pid: int, teacher_token: str = "", code: str = "",
+                   on_socket: bool = False) -> dict[str, Any]:
     tornado.netutil.Resolver.configure(LiteralResolver)
     tornado.httpclient.AsyncHTTPClient.configure(None, max_clients=2000)
     http = tornado.httpclient.AsyncHTTPClient()
-    bench = Bench(base, http)
+    bench = Bench(base, http, on_socket=on_socket)
     if laptop:
         teachers = [Client("teacher", teacher_token, "class")]
         students = []
@@ -304,15 +312,16 @@ async def main_async(args: argparse.Namespace) -> None:
         laptop.terminate()
         laptop.wait()
 
-    for label, classes, per_class, rounds in (
-            ("hub: 40 students, 1 class", 1, 40, args.rounds),
-            ("hub: 400 students, 10 classes", 10, 40, args.big_rounds)):
+    for label, classes, per_class, rounds, on_socket in (
+            ("hub: 40 students, 1 class", 1, 40, args.rounds, False),
+            ("hub: 400 students, 10 classes", 10, 40, args.big_rounds, False),
+            ("hub: 400, answers on the socket", 10, 40, args.big_rounds, True)):
         service, port = hub_service(folder, hub_port)
         try:
             idle = rss_mb(service.pid)[0]
             result = await scenario(f"http://127.0.0.1:{port}{PREFIX}", classes=classes,
                                     per_class=per_class, rounds=rounds, laptop=False,
-                                    pid=service.pid)
+                                    pid=service.pid, on_socket=on_socket)
             results.append((label, result))
             print(row(label, result) + f"   (idle {idle:.0f} MB, connect all"
                   f" {result['connect']:.1f} s)", flush=True)

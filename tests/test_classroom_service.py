@@ -341,6 +341,32 @@ class TestEvents(Room):
         assert (await self.asummary(rid))["answered"] == 1
 
     @gen_test(timeout=60)
+    async def test_an_answer_on_the_socket_is_checked_like_one_over_http(self) -> None:
+        ana = await self.ajoin("Ana")
+        reply = await self.post("/api/rounds", {"fen": MATE_IN_ONE}, TEACHER)
+        rid = json.loads(reply.body)["id"]
+        sock = await self.connect(ana)
+        await self.expect(sock, "hello")
+        sock.write_message(json.dumps({"type": "answer", "round": rid, "answer": "qxf7",
+                                       "student": "Bo"}))
+        assert (await self.expect(sock, "answer_ack"))["move"] == "Qxf7#"
+        for bad, status in (({"round": rid, "answer": "Ke3"}, 400),
+                            ({"round": str(rid), "answer": "Nf3"}, 400),
+                            ({"round": rid + 1, "answer": "Nf3"}, 404)):
+            sock.write_message(json.dumps({"type": "answer", **bad}))
+            assert (await self.expect(sock, "error"))["status"] == status
+        await self.post(f"/api/rounds/{rid}/close", {}, TEACHER)
+        sock.write_message(json.dumps({"type": "answer", "round": rid, "answer": "Nf3"}))
+        assert (await self.expect(sock, "error"))["status"] == 409
+        teacher = await self.connect(TEACHER)
+        await self.expect(teacher, "hello")
+        teacher.write_message(json.dumps({"type": "answer", "round": rid, "answer": "Nf3"}))
+        assert (await self.expect(teacher, "error"))["status"] == 403
+        summary = await self.asummary(rid)
+        assert summary["answers"] == [{"student": "Ana", "move": "Qxf7#", "uci": "h5f7",
+                                       "correct": True}]
+
+    @gen_test(timeout=60)
     async def test_a_fifth_socket_closes_the_oldest(self) -> None:
         ana = await self.ajoin("Ana")
         socks = [await self.connect(ana) for _ in range(service.SOCKETS_PER_USER + 1)]

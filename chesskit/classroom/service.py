@@ -725,12 +725,40 @@ class EventSocket(Base, tornado.websocket.WebSocketHandler):
         self.room.connect(self)
 
     def on_message(self, message: str | bytes) -> None:
+        if len(message) > MAX_BODY:
+            return
         try:
             data = json.loads(message)
         except (ValueError, UnicodeDecodeError):
             return
-        if isinstance(data, dict) and data.get("type") == "ping":
+        if not isinstance(data, dict):
+            return
+        if data.get("type") == "ping":
             self.send({"type": "pong"})
+        elif data.get("type") == "answer":
+            self.answer(data)
+
+    def answer(self, data: dict[str, Any]) -> None:
+        """An answer sent on the socket, exactly as ``POST api/rounds/<id>/answers`` takes it
+        (same checks, same budget); the reply is ``answer_ack`` or ``error``."""
+        round_id, text = data.get("round"), data.get("answer")
+        try:
+            if not self.room.allowed(self.me):
+                raise refuse("slow_down", self.lang, seconds=1)
+            if not isinstance(round_id, int) or isinstance(round_id, bool):
+                raise refuse("bad_field", self.lang, field="round",
+                             what=t("classroom.service_a_number", lang=self.lang))
+            if not isinstance(text, str) or len(text) > 200:
+                raise refuse("bad_field", self.lang, field="answer",
+                             what=t("classroom.service_a_text", lang=self.lang, limit=200))
+            self.room.answer(self.me, round_id, text, self.lang)
+        except ClassroomError as error:
+            if error.code == "store":
+                log.error("the classroom store failed: %s", error)
+                error = refuse("store_failed", self.lang, reason=str(error))
+                error.code = "store"
+            self.send({"type": "error", "round": round_id, "status": STATUS.get(error.code, 400),
+                       "error": str(error)})
 
     def on_close(self) -> None:
         self.room.disconnect(self)
