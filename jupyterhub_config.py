@@ -35,8 +35,6 @@ c.Authenticator.admin_users = {"teacher"}
 c.JupyterHub.spawner_class = "simple"
 c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(state, "home", "{username}")
 c.Spawner.default_url = "/lab"
-if hasattr(os, "geteuid") and os.geteuid() == 0:  # a container running as root: the servers too
-    c.Spawner.args = ["--allow-root"]
 
 # The live classroom: a hub-managed service on its own port of 127.0.0.1, behind the proxy at
 # /services/classroom/.  Teachers are the group "teachers"; the students the group "class".
