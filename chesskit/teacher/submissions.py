@@ -1,7 +1,7 @@
 """Finding a class's students and their files: folders, notebooks and LMS zip exports.
 
 Files are only listed here; their bytes are read one at a time when they are graded, and a zip
-is opened once per run.  Nothing here ever opens a link, a pipe or a device, and every bad
+is opened once per process (a worker never shares a parent's file position).  Nothing here ever opens a link, a pipe or a device, and every bad
 input becomes a sentence for its student while the rest of the class is still found.
 
 Exports are read as the learning platforms write them:
@@ -239,14 +239,17 @@ class _Archive:
 
 
 @functools.lru_cache(maxsize=8)
-def _opened(path: Path, stamp: tuple[int, int, int]) -> _Archive:
+def _opened(path: Path, stamp: tuple[int, int, int], pid: int) -> _Archive:
+    del pid  # only keys the cache: a forked worker must open its own handle
     return _Archive(path)
 
 
 def _archive(path: Path) -> _Archive:
-    """The zip at ``path``, opened once while it is unchanged (a few are kept open)."""
+    """The zip at ``path``, opened once per process while it is unchanged (a few are kept
+    open).  A handle is never shared across a fork: two processes reading one file
+    descriptor move each other's file position and read each other's bytes."""
     info = path.stat()
-    return _opened(path, (info.st_size, info.st_mtime_ns, info.st_ino))
+    return _opened(path, (info.st_size, info.st_mtime_ns, info.st_ino), os.getpid())
 
 
 def _load(stored: StoredFile) -> bytes | str:
