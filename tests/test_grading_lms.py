@@ -74,3 +74,116 @@ def test_a_zip_graded_by_two_workers_ten_times_equals_one_worker(tmp_path: Path)
         grading.grade([archive], out=tmp_path / f"two{run}", jobs=2)
         got = (tmp_path / f"two{run}" / "grades.csv").read_text(encoding="utf-8-sig")
         assert got == expected, f"run {run}"
+
+
+# ---------------------------------------------------------------- many copies, one rule
+
+FULL = {"01.01": "Ra8#", "01.02": "Qh8#", "01.03": "Rd1#"}
+BLANK = {"01.01": "", "01.02": "", "01.03": ""}
+
+
+def points(out: Path, student: str) -> str:
+    return by_student(out)[student]["points"]
+
+
+def problems_of(out: Path, student: str) -> str:
+    return by_student(out)[student]["problems"]
+
+
+@pytest.mark.parametrize(("real", "blank", "real_newer"), [
+    ("01-mate-Copy1.ipynb", "01-mate.ipynb", True),
+    ("01-mate (1).ipynb", "01-mate.ipynb", True),
+    ("01-mate.ipynb", "01-mate (1).ipynb", False),  # the blank is newer: still no wipe-out
+    ("01-mate.ipynb", "zz-scratch.ipynb", False),
+])
+def test_a_blank_copy_never_wipes_out_answers(tmp_path: Path, real: str, blank: str,
+                                              real_newer: bool) -> None:
+    ana = tmp_path / "class" / "ana"
+    ana.mkdir(parents=True)
+    (ana / real).write_text(notebook(FULL), encoding="utf-8")
+    (ana / blank).write_text(notebook(BLANK), encoding="utf-8")
+    older, newer = (blank, real) if real_newer else (real, blank)
+    import os
+    os.utime(ana / older, (1_700_000_000, 1_700_000_000))
+    os.utime(ana / newer, (1_700_100_000, 1_700_100_000))
+    grading.grade([tmp_path / "class"], out=tmp_path / "out", jobs=1)
+    assert points(tmp_path / "out", "ana") == "3"
+    said = problems_of(tmp_path / "out", "ana")
+    assert "2 copies of 01-mate" in said and real in said and blank in said
+
+
+def test_per_exercise_the_newest_written_answer_counts_whatever_the_names(
+        tmp_path: Path) -> None:
+    entries: dict[str, str | bytes] = {
+        # the newer copy fixes 01.01 and leaves 01.02 blank; the older has 01.02 right
+        "ana/b-first-by-name.ipynb": notebook({"01.01": "Ra8#", "01.02": ""}),
+        "ana/01-mate.ipynb": notebook({"01.01": "Ra7", "01.02": "Qh8#"}),
+    }
+    times = {"ana/b-first-by-name.ipynb": (2026, 3, 2, 12, 0, 0),
+             "ana/01-mate.ipynb": (2026, 3, 1, 12, 0, 0)}
+    grading.grade([zip_of(tmp_path / "c.zip", entries, times=times)], out=tmp_path / "o")
+    row = by_student(tmp_path / "o")["ana"]
+    assert (row["01.01"], row["01.02"]) == ("1", "1")
+
+
+def test_lms_resubmissions_and_blank_extra_files(tmp_path: Path) -> None:
+    entries: dict[str, str | bytes] = {
+        "Ana Lee_1000_assignsubmission_file_/01-mate.ipynb": notebook(FULL),
+        "Ana Lee_1000_assignsubmission_file_/01-mate (1).ipynb": notebook(BLANK),
+        "bolee_2000_3000_01-mate.ipynb": notebook(FULL),
+        "bolee_2000_3001_01-mate-1.ipynb": notebook(BLANK),
+    }
+    times = {name: (2026, 3, 1 + n, 12, 0, 0) for n, name in enumerate(entries)}
+    grading.grade([zip_of(tmp_path / "lms.zip", entries, times=times)], out=tmp_path / "o")
+    got = by_student(tmp_path / "o")
+    assert got["Ana Lee"]["points"] == "3" and "2 copies" in got["Ana Lee"]["problems"]
+    assert got["bolee_2000"]["points"] == "3" and "2 copies" in got["bolee_2000"]["problems"]
+
+
+def test_google_classroom_names(tmp_path: Path) -> None:
+    entries: dict[str, str | bytes] = {
+        "Homework/Ana Lee - 01-mate.ipynb": notebook(FULL),
+        "Homework/Ana Lee - 01-mate (1).ipynb": notebook(BLANK),  # a classmate's blank, newer
+        "Homework/Mary - Jane Smith - 01-mate.ipynb": notebook(FULL),
+        "Homework/Mary - Ann Jones - 01-mate.ipynb": notebook({"01.01": "Ra8#"}),
+    }
+    times = {"Homework/Ana Lee - 01-mate (1).ipynb": (2026, 3, 5, 12, 0, 0)}
+    grading.grade([zip_of(tmp_path / "drive.zip", entries, times=times)], out=tmp_path / "o")
+    got = by_student(tmp_path / "o")
+    assert sorted(got) == ["Ana Lee", "Mary - Ann Jones", "Mary - Jane Smith"]
+    assert got["Ana Lee"]["points"] == "3" and "Ana Lee - 01-mate (1).ipynb" in got[
+        "Ana Lee"]["problems"]
+    assert (got["Mary - Jane Smith"]["points"], got["Mary - Ann Jones"]["points"]) == ("3", "1")
+
+
+def test_names_that_look_alike_are_kept_apart_and_flagged(tmp_path: Path) -> None:
+    spellings = ["Ana", "Ana ", "Ana\u200b", "Ana\u00a0"]
+    for n, name in enumerate(spellings):
+        folder = tmp_path / "class" / name
+        folder.mkdir(parents=True)
+        (folder / "01-mate.ipynb").write_text(
+            notebook(FULL if n == 0 else BLANK), encoding="utf-8")
+    folder = tmp_path / "class" / "(class note)"
+    folder.mkdir()
+    (folder / "01-mate.ipynb").write_text(notebook(FULL), encoding="utf-8")
+    grading.grade([tmp_path / "class"], out=tmp_path / "o")
+    got = by_student(tmp_path / "o")
+    assert len(got) == 5 and got["Ana"]["points"] == "3"
+    lookalikes = [s for s in got if s.startswith("Ana")]
+    assert len(lookalikes) == 4 and all("kept apart" in got[s]["problems"] for s in lookalikes)
+    (escaped,) = [s for s in got if s.startswith("_(class note)")]
+    assert got[escaped]["points"] == "3" and "stored as" in got[escaped]["problems"]
+    again = grading.grade([tmp_path / "class"], out=tmp_path / "o")  # a re-grade: same rows
+    assert len(again.unchanged) == 5 and len(by_student(tmp_path / "o")) == 5
+
+
+def test_one_lms_id_under_two_spellings_is_one_student(tmp_path: Path) -> None:
+    entries: dict[str, str | bytes] = {
+        "Ana Lee_1000_assignsubmission_file_/01-mate.ipynb": notebook({"01.01": "Ra8#"}),
+        "Ana Lee \u200b_1000_assignsubmission_file_/01-mate (1).ipynb": notebook(
+            {"01.02": "Qh8#"}),
+    }
+    grading.grade([zip_of(tmp_path / "m.zip", entries)], out=tmp_path / "o")
+    got = by_student(tmp_path / "o")
+    assert list(got) == ["Ana Lee"] and got["Ana Lee"]["points"] == "2"
+    assert "one id" in got["Ana Lee"]["problems"]

@@ -45,6 +45,7 @@ class Assignment:
     points: Mapping[str, float] = field(default_factory=dict)
     default_points: float = 1.0
     due: float | None = None
+    opens: float | None = None  # when it was handed out: a saved time before it is not trusted
     source: str = ""  # the TOML text; "" for the default (lesson notebooks)
 
     def points_for(self, exercise_id: str) -> float:
@@ -164,7 +165,7 @@ def parse_assignment(text: str) -> Assignment:
     if not isinstance(default, int | float) or default < 0 or any(v < 0 for v in points.values()):
         raise GradingError(t("grading.assignment_points"))
     return Assignment(tuple(parts), str(doc.get("title", "")), points, float(default),
-                      _due(doc.get("due")), text)
+                      _due(doc.get("due")), source=text)
 
 
 def read_assignment(path: str | Path) -> Assignment:

@@ -1,7 +1,8 @@
 """Finding a class's students and their files: folders, notebooks and LMS zip exports.
 
 Files are only listed here; their bytes are read one at a time when they are graded, and a zip
-is opened once per process (a worker never shares a parent's file position).  Nothing here ever opens a link, a pipe or a device, and every bad
+is opened once per process (a worker never shares a parent's file position).  Nothing here
+ever opens a link, a pipe or a device, and every bad
 input becomes a sentence for its student while the rest of the class is still found.
 
 Exports are read as the learning platforms write them:
@@ -56,6 +57,11 @@ class StoredFile:
     index: int | None = None  # the entry's place in the zip (a name may be there twice)
     late: bool | None = None
 
+    @property
+    def label(self) -> str:
+        """The file's own name as the export has it (``Ana - 07-castling (1).ipynb``)."""
+        return (self.member or self.path.name).replace("\\", "/").rsplit("/", 1)[-1]
+
     def read(self) -> bytes | None:
         """The content, or None when it is over MAX_BYTES; OSError or BadZipFile if broken.
         A file on disk is opened only if it is a regular file (never a pipe or device)."""
@@ -90,7 +96,7 @@ _MOODLE_FILE = re.compile(r"(?P<name>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_(?
 _CANVAS_FILE = re.compile(
     r"(?P<name>[^\W_]+)(?P<late>_late)?_(?P<id>\d+)_(?P<attachment>\d+)_(?P<file>.+)",
     re.IGNORECASE)
-_CLASSROOM_FILE = re.compile(r"(?P<name>.+?) - (?P<file>.+\.ipynb)", re.IGNORECASE)
+_CLASSROOM_FILE = re.compile(r"(?P<name>.+) - (?P<file>(?:(?! - ).)+\.ipynb)", re.IGNORECASE)
 _COURSE_NOTEBOOK = re.compile(r"\d\d-[\w-]+\.ipynb", re.IGNORECASE)
 
 
@@ -125,16 +131,19 @@ def display_name(raw: str) -> str:
     return text if len(text) <= MAX_NAME else text[: MAX_NAME - 1] + "…"
 
 
-def student_id(raw: str) -> str:
+def student_id(raw: str, *, hashed: bool = False) -> str:
     """A safe, stable, bounded identity for a student name: the same name gives the same
-    identity on every run; a long or odd name is cut and a short hash of it added.
+    identity on every run; a long or odd name (or any name when ``hashed``: a look-alike of
+    another) is cut and a short hash of its exact spelling added.
 
     >>> student_id("Ana Lee"), len(student_id("a" * 255).encode()) <= MAX_ID_BYTES
     ('Ana Lee', True)
+    >>> student_id("(class note)")[:14]
+    '_(class note)-'
     """
     shown = display_name(raw)
     name = _cleaned(shown)
-    if name == shown and 0 < len(name.encode()) <= MAX_ID_BYTES:
+    if name == shown and 0 < len(name.encode()) <= MAX_ID_BYTES and not hashed:
         return name
     digest = hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     head = name.encode()[: MAX_ID_BYTES - 9].decode("utf-8", "ignore").rstrip(" .")
@@ -166,8 +175,25 @@ def folder_owner(folder: str, file: str = "") -> Owner:
 
 
 def _cleaned(name: str) -> str:
+    """Without characters a file name cannot hold; a reserved-looking name (``CON``, or a
+    bracketed one like the CSV's ``(class note)`` rows) escaped with ``_``."""
     name = _FORBIDDEN.sub("_", name).strip(" .")
-    return "_" + name if name.lower().partition(".")[0] in _RESERVED else name
+    reserved = name.lower().partition(".")[0] in _RESERVED or name.startswith(("(", "["))
+    return "_" + name if reserved else name
+
+
+def likeness(name: str) -> str:
+    """What a name looks like to a person: Unicode-normalised (NFKC), invisible characters
+    (zero-width spaces, controls) dropped, spaces collapsed, case folded.  Two spellings with
+    one likeness are never merged or split silently.
+
+    >>> likeness("Ana\u200b") == likeness("ANA\u00a0") == likeness("Ana")
+    True
+    """
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(" " if c.isspace() else c for c in text
+                   if unicodedata.category(c) not in ("Cf", "Cc", "Zl", "Zp") or c.isspace())
+    return " ".join(text.split()).casefold()
 
 
 def _resubmitted(name: str) -> str:
@@ -467,21 +493,58 @@ def _pieces(path: Path, *, lang: str | None) -> Iterator[_Piece]:
         yield from _assigned([entry], root=single or "", lang=lang)
 
 
-def _newest(files: list[tuple[str, StoredFile]], *, lang: str | None,
-            ) -> tuple[list[tuple[str, StoredFile]], list[str]]:
-    """One file per name (the newest, else the last listed) and a sentence per name that was
-    handed in more than once."""
-    chosen: dict[str, StoredFile] = {}
-    twice: list[str] = []
-    for name, stored in files:
-        before = chosen.get(name)
-        if before is not None:
-            twice += [] if name in twice else [name]
-            if (before.mtime or 0) > (stored.mtime or 0) and stored.mtime is not None:
-                continue
-        chosen[name] = stored
-    problems = [t("submissions.twice", lang=lang, name=name) for name in twice]
-    return sorted(chosen.items()), problems
+def _in_order(files: list[tuple[str, StoredFile]]) -> list[tuple[str, StoredFile]]:
+    """Every copy handed in, in a fixed order; which answers count is decided when they are
+    graded, by the notebooks' content and times (never by their names)."""
+    return sorted(files, key=lambda f: (f[0], f[1].label, f[1].member or "", f[1].index or 0))
+
+
+def _identities(owners: list[Owner], *, lang: str | None,
+                ) -> tuple[dict[tuple[str, str], tuple[str, str, str]], dict[str, list[str]]]:
+    """Each ``(name, LMS key)`` as a student identity, the name it is shown by and the text
+    the identity is made of, and the
+    notes on names that look alike.
+
+    Spellings with one :func:`likeness` are the same student when the LMS gives them one key
+    (Moodle's participant number, Canvas's user id): joined and said.  Otherwise they are
+    different students: kept apart (the spelling that is exactly its shown form keeps the
+    plain identity, the others get a short hash of their exact spelling) and both flagged.
+    """
+    groups: dict[str, dict[tuple[str, str], bool]] = {}
+    for owner in owners:
+        group = groups.setdefault(likeness(owner.student), {})
+        group[owner.student, owner.key] = group.get((owner.student, owner.key), False) \
+            or owner.keyed
+    people: dict[tuple[str, str], tuple[str, str, str]] = {}
+    notes: dict[str, list[str]] = {}
+    for group in groups.values():
+        keys = {key for _, key in group if key}
+        spelled: dict[str, str] = {}
+        for key in keys:
+            spellings = sorted({raw for raw, k in group if k == key},
+                               key=lambda r: (display_name(r) != r, r))
+            spelled[key] = spellings[0]
+        shared = len(keys) > 1 or any(group.values())
+        wanted = {}
+        for raw, key in group:
+            base = spelled.get(key, raw)
+            wanted[raw, key] = (f"{base}_{key}" if shared and key else base, base)
+        distinct = sorted({w for w, _ in wanted.values()},
+                          key=lambda r: (display_name(r) != r, r))
+        ids: dict[str, str] = {}
+        for w in distinct:
+            plain = student_id(w)
+            ids[w] = plain if plain not in ids.values() else student_id(w, hashed=True)
+        for (raw, key), (w, base) in wanted.items():
+            people[raw, key] = ids[w], base, w
+        spellings = sorted({raw for raw, _ in group})
+        if len(spellings) > 1:
+            shown = ", ".join(repr(r) for r in spellings[:6])
+            for student in set(ids.values()):
+                note = ("joined" if len(ids) == 1 else "kept_apart")
+                notes.setdefault(student, []).append(t(
+                    f"submissions.{note}", lang=lang, names=shown, student=student))
+    return people, notes
 
 
 def collect(paths: Iterable[str | Path], *, lang: str | None = None,
@@ -499,32 +562,29 @@ def collect(paths: Iterable[str | Path], *, lang: str | None = None,
     loose: list[tuple[str, str]] = []
     renamed: dict[str, str] = {}
     pieces = [piece for path in paths for piece in _pieces(Path(path), lang=lang)]
-    keys: dict[str, set[str]] = {}
-    for piece in pieces:
-        keys.setdefault(piece.owner.student, set()).add(piece.owner.key)
+    people, notes = _identities([p.owner for p in pieces if display_name(p.owner.student)],
+                                lang=lang)
     for piece in pieces:
         owner = piece.owner
         if not display_name(owner.student):
             loose.append((piece.name, piece.problem or t(
                 "grading.unsafe_student", lang=lang, name=owner.student)))
             continue
-        shared = owner.keyed or len(keys[owner.student]) > 1  # two students, one name
-        raw = f"{owner.student}_{owner.key}" if shared else owner.student
-        student = student_id(raw)
+        student, raw, made_of = people[owner.student, owner.key]
         if student not in names:
-            names[student], files[student], problems[student] = (
-                display_name(owner.student), [], [])
-            if student != display_name(raw):  # cut, or odd characters replaced
-                renamed[student] = t("submissions.renamed", lang=lang, name=display_name(raw),
-                                     student=student)
+            names[student], files[student] = display_name(raw), []
+            problems[student] = list(notes.get(student, ()))
+            if student != display_name(made_of) and student not in notes:  # cut, odd characters
+                renamed[student] = t("submissions.renamed", lang=lang,
+                                     name=display_name(made_of), student=student)
         if piece.problem:
             problems[student].append(piece.problem)
         if piece.stored is not None:
             files[student].append((piece.name, piece.stored))
     found = []
     for student in sorted(files):
-        kept, twice = _newest(files[student], lang=lang)
-        said = problems[student] + twice
+        kept = _in_order(files[student])
+        said = list(problems[student])
         if not kept and not said:
             said.append(t("submissions.nothing", lang=lang, name=names[student]))
         said = ([renamed[student]] if student in renamed else []) + said
