@@ -187,3 +187,43 @@ def test_one_lms_id_under_two_spellings_is_one_student(tmp_path: Path) -> None:
     got = by_student(tmp_path / "o")
     assert list(got) == ["Ana Lee"] and got["Ana Lee"]["points"] == "2"
     assert "one id" in got["Ana Lee"]["problems"]
+
+
+# ---------------------------------------------------------------- time you can trust
+
+@pytest.mark.parametrize("saved", ["2020-01-01T00:00:00Z", float("nan"), -1e300,
+                                   "0001-01-01T00:00:00Z", "2999-01-01T00:00:00Z", "soon"])
+def test_late_work_cannot_hide_behind_a_forged_saved_time(tmp_path: Path,
+                                                          saved: object) -> None:
+    import os
+    spec = tmp_path / "hw.toml"
+    spec.write_text('lessons = [1]\ndue = 2026-03-09T08:00:00\n', encoding="utf-8")
+    book = tmp_path / "class" / "ana" / "01-mate.ipynb"
+    book.parent.mkdir(parents=True)
+    book.write_text(notebook(FULL, meta={"chesskit": {"saved": saved}}), encoding="utf-8")
+    late = grading.dt.datetime(2026, 3, 10, 9, 0).timestamp()
+    os.utime(book, (late, late))
+    grading.grade([tmp_path / "class"], out=tmp_path / "o", assignment=spec)
+    row = by_student(tmp_path / "o")["ana"]
+    assert row["late"] == "01-mate" and row["points"] == "3"
+    assert "cannot be right" in row["problems"] and "2026-03-10 09:00" in row["problems"]
+
+
+def test_a_zip_entry_time_decides_and_a_plausible_saved_time_is_kept(tmp_path: Path) -> None:
+    spec = tmp_path / "hw.toml"
+    spec.write_text('lessons = [1]\ndue = 2026-03-09T08:00:00\n', encoding="utf-8")
+    entries: dict[str, str | bytes] = {
+        "late/01-mate.ipynb": notebook(FULL),
+        "ontime/01-mate.ipynb": notebook(FULL),
+        # copied an hour after the due time, saved a minute before it: on time
+        "copied/01-mate.ipynb": notebook(FULL, meta={"chesskit": {
+            "saved": "2026-03-09T07:59:00"}}),
+    }
+    times = {"late/01-mate.ipynb": (2026, 3, 9, 9, 0, 0),
+             "ontime/01-mate.ipynb": (2026, 3, 9, 7, 0, 0),
+             "copied/01-mate.ipynb": (2026, 3, 9, 9, 0, 0)}
+    grading.grade([zip_of(tmp_path / "c.zip", entries, times=times)], out=tmp_path / "o",
+                  assignment=spec)
+    got = by_student(tmp_path / "o")
+    assert [got[s]["late"] for s in ("late", "ontime", "copied")] == ["01-mate", "", ""]
+    assert "the saved time was used" in got["copied"]["problems"]

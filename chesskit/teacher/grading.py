@@ -194,6 +194,7 @@ def _judge(found: Found, *, lang: str, book: str = "") -> Mark:
 
 
 PLAUSIBLE_BEFORE = 86_400.0  # seconds a saved time may be earlier than the file's time
+DISAGREE = 3_600.0  # a trusted saved time this far from the file's time is still named
 
 
 @dataclass(frozen=True)
@@ -250,8 +251,10 @@ def submitted_at(notebook: Mapping[str, Any], stored: StoredFile, *, now: float,
     plausible = (saved is not None and saved <= now + 300
                  and (opens is None or saved >= opens)
                  and (file_time is None or saved >= file_time - PLAUSIBLE_BEFORE))
-    if plausible:
-        return saved, saved, []
+    if plausible and saved is not None:
+        differs = file_time is not None and abs(saved - file_time) > DISAGREE
+        return saved, saved, [t("grading.saved_differs", lang=lang, name=stored.label,
+                                saved=_when(saved), file=_when(file_time))] if differs else []
     notes = []
     if claimed:
         notes.append(t("grading.saved_implausible", lang=lang, name=stored.label,
