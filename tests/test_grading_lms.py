@@ -227,3 +227,44 @@ def test_a_zip_entry_time_decides_and_a_plausible_saved_time_is_kept(tmp_path: P
     got = by_student(tmp_path / "o")
     assert [got[s]["late"] for s in ("late", "ontime", "copied")] == ["01-mate", "", ""]
     assert "the saved time was used" in got["copied"]["problems"]
+
+
+# ---------------------------------------------------------------- nested zips, browser downloads
+
+def test_a_zip_inside_the_lms_zip_is_graded_one_level_deep(tmp_path: Path) -> None:
+    import io
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as archive:
+        archive.writestr("01-mate.ipynb", notebook(FULL))
+    deeper = io.BytesIO()
+    with zipfile.ZipFile(deeper, "w") as archive:
+        archive.writestr("deep.zip", inner.getvalue())
+    entries: dict[str, str | bytes] = {"ana.zip": inner.getvalue(),
+                                       "bo/01-mate.ipynb": notebook({"01.01": "Ra8#"}),
+                                       "cy/work.zip": deeper.getvalue(),
+                                       "dee.zip": b"not a zip at all"}
+    grading.grade([zip_of(tmp_path / "lms.zip", entries)], out=tmp_path / "o", jobs=2)
+    got = by_student(tmp_path / "o")
+    assert (got["ana"]["points"], got["bo"]["points"]) == ("3", "1")
+    assert "deep.zip" in got["cy"]["problems"] and "dee.zip" in got["dee"]["problems"]
+
+
+def test_browser_course_downloads_map_to_their_lesson(tmp_path: Path) -> None:
+    download = "exercises_en_01-mate.ipynb"
+    (tmp_path / "class" / "ada").mkdir(parents=True)
+    (tmp_path / "class" / "ada" / download).write_text(notebook(FULL), encoding="utf-8")
+    (tmp_path / "class" / "ben").mkdir()
+    (tmp_path / "class" / "ben" / f"files_exercises_zh-Hans_{download[13:]}").write_text(
+        notebook({"01.01": "Ra8#"}), encoding="utf-8")
+    (tmp_path / "class" / "dana.ipynb").write_text(notebook(FULL), encoding="utf-8")
+    report = grading.grade([tmp_path / "class"], out=tmp_path / "o")
+    assert report.exercises == ("01.01", "01.02", "01.03")
+    got = by_student(tmp_path / "o")
+    assert [got[s]["points"] for s in ("ada", "ben", "dana")] == ["3", "1", "3"]
+
+
+def test_real_bank_browser_download_name_is_its_lesson(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.undo()  # the course's own bank
+    from chesskit.teacher.assignment import course_default
+    part = course_default().part_of("exercises_en_06-check-and-mate.ipynb")
+    assert part is not None and part.name == "06-check-and-mate"

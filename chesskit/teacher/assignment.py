@@ -59,11 +59,22 @@ class Assignment:
     def part_of(self, file_name: str) -> Part | None:
         """The part a handed-in file is, by its name (``07-castling (1).ipynb`` is 07-castling).
 
+        A browser-course download keeps its folders in its name, with any prefix
+        (``exercises_en_07-castling.ipynb``): that is the lesson's notebook too.
+
         >>> Assignment((Part("07-castling", ()),)).part_of("07-Castling (1).ipynb").name
+        '07-castling'
+        >>> Assignment((Part("07-castling", ()),)).part_of("exercises_en_07-castling.ipynb").name
         '07-castling'
         """
         stem = Path(file_name).name.lower().removesuffix(".ipynb")
-        return next((p for p in self.parts if stem.startswith(p.name.lower())), None)
+        download = _DOWNLOAD.fullmatch(stem)
+        stems = (stem, download["lesson"]) if download else (stem,)
+        return next((p for p in self.parts for s in stems if s.startswith(p.name.lower())),
+                    None)
+
+
+_DOWNLOAD = re.compile(r"[\w.-]*_(?P<lesson>\d\d-[^_]+)")
 
 
 def _lesson_ids(number: int, slug: str) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import os
 import re
 import stat
@@ -56,21 +57,27 @@ class StoredFile:
     mtime: float | None = None
     index: int | None = None  # the entry's place in the zip (a name may be there twice)
     late: bool | None = None
+    inner: str | None = None  # an entry of the zip ``member`` (a zip inside the LMS zip)
 
     @property
     def label(self) -> str:
         """The file's own name as the export has it (``Ana - 07-castling (1).ipynb``)."""
-        return (self.member or self.path.name).replace("\\", "/").rsplit("/", 1)[-1]
+        name = self.inner or self.member or self.path.name
+        return name.replace("\\", "/").rsplit("/", 1)[-1]
 
     def read(self) -> bytes | None:
         """The content, or None when it is over MAX_BYTES; OSError or BadZipFile if broken.
         A file on disk is opened only if it is a regular file (never a pipe or device)."""
         if self.member is None:
             return _read_regular(self.path)
+        if self.inner is not None:
+            nested = _nested(self.path, self.member, self.index)
+            if nested is None:
+                return None
+            with nested.zip.open(self.inner) as stream:
+                return _read_bounded(stream)
         archive = _archive(self.path)
-        info = (archive.infos[self.index] if self.index is not None
-                and self.index < len(archive.infos) else archive.zip.getinfo(self.member))
-        with archive.zip.open(info) as stream:
+        with archive.zip.open(archive.info(self.member, self.index)) as stream:
             return _read_bounded(stream)
 
 
@@ -97,7 +104,7 @@ _CANVAS_FILE = re.compile(
     r"(?P<name>[^\W_]+)(?P<late>_late)?_(?P<id>\d+)_(?P<attachment>\d+)_(?P<file>.+)",
     re.IGNORECASE)
 _CLASSROOM_FILE = re.compile(r"(?P<name>.+) - (?P<file>(?:(?! - ).)+\.ipynb)", re.IGNORECASE)
-_COURSE_NOTEBOOK = re.compile(r"\d\d-[\w-]+\.ipynb", re.IGNORECASE)
+_COURSE_NOTEBOOK = re.compile(r"(?:[\w.-]*_)?\d\d-[\w-]+\.ipynb", re.IGNORECASE)
 
 
 def decode_name(raw: bytes) -> str:
@@ -259,9 +266,15 @@ def _read_regular(path: Path) -> bytes | None:
 class _Archive:
     """An open zip and its entries, shared by every file read from it during a run."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path | IO[bytes]) -> None:
         self.zip = zipfile.ZipFile(path)
         self.infos = self.zip.infolist()
+
+    def info(self, member: str, index: int | None) -> zipfile.ZipInfo:
+        """The entry at ``index`` (a name may be there twice), else by name."""
+        if index is not None and index < len(self.infos):
+            return self.infos[index]
+        return self.zip.getinfo(member)
 
 
 @functools.lru_cache(maxsize=8)
@@ -276,6 +289,24 @@ def _archive(path: Path) -> _Archive:
     descriptor move each other's file position and read each other's bytes."""
     info = path.stat()
     return _opened(path, (info.st_size, info.st_mtime_ns, info.st_ino), os.getpid())
+
+
+@functools.lru_cache(maxsize=2)
+def _nested_in(path: Path, stamp: tuple[int, int, int], pid: int, member: str,
+               index: int | None) -> _Archive | None:
+    del stamp, pid  # only key the cache
+    outer = _archive(path)
+    with outer.zip.open(outer.info(member, index)) as stream:
+        data = _read_bounded(stream)
+    return None if data is None else _Archive(io.BytesIO(data))
+
+
+def _nested(path: Path, member: str, index: int | None) -> _Archive | None:
+    """The zip stored as ``member`` of the zip at ``path`` (None when over MAX_BYTES), read
+    into memory once per process."""
+    info = path.stat()
+    return _nested_in(path, (info.st_size, info.st_mtime_ns, info.st_ino), os.getpid(),
+                      member, index)
 
 
 def _load(stored: StoredFile) -> bytes | str:
@@ -367,8 +398,13 @@ def _zip_time(info: zipfile.ZipInfo, fields: dict[int, bytes]) -> float | None:
         return None
 
 
-def _zip_entries(path: Path, *, lang: str | None) -> Iterator[_Entry]:
-    archive = _archive(path)
+def _zip_entries(path: Path, *, lang: str | None, inside: tuple[str, int] | None = None,
+                 ) -> Iterator[_Entry]:
+    """The entries of the zip at ``path`` (or of its member ``inside``, a zip handed in in
+    the LMS zip: its entries are read one level deep, below the zip's own name)."""
+    archive = _nested(path, *inside) if inside is not None else _archive(path)
+    if archive is None:
+        return
     for index, info in enumerate(archive.infos):
         fields = _extra_fields(info.extra)
         name = _zip_name(info, fields)
@@ -385,9 +421,41 @@ def _zip_entries(path: Path, *, lang: str | None) -> Iterator[_Entry]:
             yield _Entry(parts, "dir")
         elif stat.S_IFMT(mode) not in (0, stat.S_IFREG):
             yield _Entry(parts, "special")
+        elif inside is not None:
+            yield _Entry(parts, "file", info.file_size,
+                         StoredFile(path, inside[0], _zip_time(info, fields), inside[1],
+                                    inner=info.filename))
+        elif parts[-1].lower().endswith(".zip") and len(parts) <= 2:
+            yield from _nested_entries(path, info, index, parts, lang=lang)
         else:
             yield _Entry(parts, "file", info.file_size,
                          StoredFile(path, info.filename, _zip_time(info, fields), index))
+
+
+def _nested_entries(path: Path, info: zipfile.ZipInfo, index: int, parts: tuple[str, ...], *,
+                    lang: str | None) -> Iterator[_Entry]:
+    """A zip inside the LMS zip (``ana.zip``, ``Ana/work.zip``): its entries, below the
+    student it names; one that cannot be read is that student's problem."""
+    owner = parts[:-1] or (parts[-1][: -len(".zip")],)
+    refused = _Entry((owner[0], parts[-1]), "refused",
+                     problem=t("grading.bad_zip", lang=lang, name=parts[-1]))
+    if info.file_size > MAX_BYTES:
+        yield refused
+        return
+    try:
+        inner = list(_zip_entries(path, lang=lang, inside=(info.filename, index)))
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError,
+            NotImplementedError, zlib.error):
+        yield refused
+        return
+    for entry in inner:
+        if entry.kind == "refused":
+            yield _Entry((owner[0], entry.parts[-1]), "refused", problem=entry.problem)
+        elif entry.parts[-1].lower().endswith(".zip"):
+            yield _Entry((*owner, *entry.parts), "refused", problem=t(
+                "submissions.zip_too_deep", lang=lang, name=entry.parts[-1]))
+        else:
+            yield replace(entry, parts=(*owner, *entry.parts))
 
 
 def _unwrapped(entries: list[_Entry]) -> list[_Entry]:
