@@ -80,7 +80,7 @@ class Report:
 # ---------------------------------------------------------------- grading
 
 MAX_SHOWN = 200  # characters of an answer or a message kept in the gradebook and pages
-DIGEST_VERSION = b"grade-2"
+DIGEST_VERSION = b"grade-3"
 
 
 def shown(text: str, *, limit: int = MAX_SHOWN) -> str:
@@ -419,12 +419,19 @@ def grade_submission(submission: Submission, *, plan: Plan | None = None, digest
 
 
 def _bank_fingerprint() -> str:
-    from chesskit import __version__
+    """A version of everything that decides a check: the bank's files and the source of the
+    checking code (``chesskit.exercises`` and ``chesskit.rules``), computed once per run, so
+    a fix to a check never leaves a stale grade or a stale remembered check."""
+    from chesskit import __version__, exercises, rules
     from chesskit.exercises import catalog
 
     digest = hashlib.sha256(__version__.encode())
     for entry in sorted(Path(catalog.bank_dir()).glob("*.toml")):
         digest.update(entry.name.encode() + entry.read_bytes())
+    for package in (exercises, rules):
+        root = Path(package.__file__ or "").parent
+        for source in sorted(root.rglob("*.py")):
+            digest.update(str(source.relative_to(root)).encode() + source.read_bytes())
     return digest.hexdigest()
 
 
@@ -569,11 +576,24 @@ def grade(submissions: Iterable[str | Path], *, out: str | Path, lang: str | Non
     since the last run is not graded again, so an interrupted run simply resumes.  Students
     already in the gradebook and not among ``submissions`` are kept as they are.
     """
+    submissions = [Path(p) for p in submissions]
+    for path in submissions:  # every input checked before anything is written
+        if not os.path.lexists(path):
+            raise GradingError(t("grading.not_found", lang=lang, path=path))
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise GradingError(t("grading.bad_jobs", lang=lang, jobs=jobs, cores=_cores()))
+    if isinstance(assignment, str | Path):
+        assignment = read_assignment(assignment)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     with _logging_to(folder / "grading.log"):
         return _grade(submissions, folder=folder, lang=lang, progress=progress,
                       assignment=assignment, jobs=jobs)
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+        else os.cpu_count() or 1
 
 
 @contextlib.contextmanager
@@ -590,8 +610,7 @@ def _logging_to(path: Path) -> Iterator[None]:
 
 
 def _grade(submissions: Iterable[str | Path], *, folder: Path, lang: str | None,
-           progress: IO[str] | None, assignment: str | Path | Assignment | None,
-           jobs: int) -> Report:
+           progress: IO[str] | None, assignment: Assignment | None, jobs: int) -> Report:
     from chesskit.teacher.report import write_outputs
 
     _checked.cache_clear()
@@ -602,8 +621,6 @@ def _grade(submissions: Iterable[str | Path], *, folder: Path, lang: str | None,
         if book.setting("bank") != bank:
             book.forget_checks()
             book.set_setting("bank", bank)
-        if isinstance(assignment, str | Path):
-            assignment = read_assignment(assignment)
         if assignment is not None:
             book.set_setting("assignment", assignment.source)
         else:
@@ -611,11 +628,12 @@ def _grade(submissions: Iterable[str | Path], *, folder: Path, lang: str | None,
             assignment = parse_assignment(stored) if stored else None
         plan = Plan(assignment, str(book_path), lang, bank)
         found, loose = _submissions(submissions, lang=lang, parts=plan.parts())
+        found = [_renamed(s, book) for s in found]
         book.set_setting("loose", json.dumps(loose, ensure_ascii=False))
         work = [(s, book.digest(s.student), plan) for s in found]
         unchanged = []
         for done, (student, result, checks, failures) in enumerate(
-                _graded(work, workers=jobs), 1):
+                _graded(work, workers=min(jobs, len(work))), 1):
             for failure in failures:
                 LOG.error("unexpected error while grading %s", failure)
             if result is None:
@@ -632,6 +650,13 @@ def _grade(submissions: Iterable[str | Path], *, folder: Path, lang: str | None,
                   written.lms, tuple(notes))
 
 
+def _renamed(submission: Submission, book: Gradebook) -> Submission:
+    """The submission under the identity the teacher gave the student (``--rename``)."""
+    target = book.alias(submission.student)
+    return submission if target == submission.student else replace(
+        submission, student=target, name=target)
+
+
 def _manage(args: argparse.Namespace) -> int:
     """``--remove NAME`` / ``--rename OLD NEW``: change the gradebook, then rewrite the
     outputs from it."""
@@ -642,8 +667,9 @@ def _manage(args: argparse.Namespace) -> int:
         raise GradingError(t("grading.no_gradebook", path=folder / "gradebook.sqlite"))
     with Gradebook(folder / "gradebook.sqlite") as book:
         for name in args.remove or ():
-            book.remove(name)
-            print(t("grading.removed", lang=args.lang, student=name))
+            removed = book.remove(name)
+            print(t("grading.removed" if removed else "grading.not_there", lang=args.lang,
+                    student=name))
         if args.rename:
             book.rename(*args.rename)
             print(t("grading.renamed", lang=args.lang, old=args.rename[0], new=args.rename[1]))
@@ -661,8 +687,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help=t("grading.cli_out"))
     parser.add_argument("--assignment", help=t("grading.cli_assignment"))
     parser.add_argument("--lang", default=None, help=t("grading.cli_lang"))
-    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+    parser.add_argument("--jobs", type=int, default=min(2, _cores()),
                         help=t("grading.cli_jobs"))
+    parser.add_argument("--jobs-force", action="store_true", help=t("grading.cli_jobs_force"))
     parser.add_argument("--remove", action="append", metavar="NAME",
                         help=t("grading.cli_remove"))
     parser.add_argument("--rename", nargs=2, metavar=("OLD", "NEW"),
@@ -672,6 +699,9 @@ def main(argv: list[str] | None = None) -> int:
         return _manage(args)
     if not args.submissions:
         parser.error(t("grading.cli_nothing"))
+    if not 1 <= args.jobs <= (10_000 if args.jobs_force else _cores()):
+        raise GradingError(t("grading.bad_jobs", lang=args.lang, jobs=args.jobs,
+                             cores=_cores()))
     report = grade(args.submissions, out=args.out, lang=args.lang, progress=sys.stderr,
                    assignment=args.assignment, jobs=args.jobs)
     print(t("grading.summary", lang=args.lang, students=len(report.students),
