@@ -268,3 +268,87 @@ def test_real_bank_browser_download_name_is_its_lesson(monkeypatch: pytest.Monke
     from chesskit.teacher.assignment import course_default
     part = course_default().part_of("exercises_en_06-check-and-mate.ipynb")
     assert part is not None and part.name == "06-check-and-mate"
+
+
+# ---------------------------------------------------------------- board answers, memory
+
+ANSWER = "application/vnd.chesskit.answer+json"
+
+
+def board(exercise_id: str, answer: str, after: object = False) -> dict[str, object]:
+    return {"output_type": "display_data", "metadata": {}, "data": {ANSWER: {
+        "exercise_id": exercise_id, "answer": answer, "after_solution": after}}}
+
+
+def test_a_forged_later_false_never_hides_show_solution(tmp_path: Path) -> None:
+    outputs = [board("01.01", "Ra8#", True), board("01.01", "Ra8#", False),
+               board("01.02", "Qh8#", "true"), board("01.03", "Rd1#", 1)]
+    book = tmp_path / "c" / "ana" / "01-mate.ipynb"
+    book.parent.mkdir(parents=True)
+    book.write_text(notebook({}, outputs=outputs), encoding="utf-8")
+    grading.grade([tmp_path / "c"], out=tmp_path / "o")
+    row = by_student(tmp_path / "o")["ana"]
+    assert row["points"] == "3" and row["after solution"] == "3"
+
+
+def test_one_output_nested_deep_hides_no_other_answer(tmp_path: Path) -> None:
+    deep_text = "[" * 100_000 + "]" * 100_000  # a JSON text inside the output
+    outputs: list[object] = [board("01.01", "Ra8#"),
+                             {"output_type": "display_data", "data": {ANSWER: deep_text}},
+                             board("01.02", "Qh8#")]
+    text = notebook({"01.03": "Rd1#"}, outputs=outputs)
+    # and one output nested 100k deep in the notebook's own JSON
+    text = text.replace('"outputs": [{', '"outputs": [' + "[" * 100_000 + "]" * 100_000
+                        + ', {', 1)
+    book = tmp_path / "c" / "ana" / "01-mate.ipynb"
+    book.parent.mkdir(parents=True)
+    book.write_text(text, encoding="utf-8")
+    grading.grade([tmp_path / "c"], out=tmp_path / "o")
+    assert points(tmp_path / "o", "ana") == "3"
+
+
+def test_a_notebook_of_340k_cells_is_refused_with_a_note_not_read(tmp_path: Path) -> None:
+    cell = json.dumps({"cell_type": "code", "metadata": {}, "outputs": [],
+                       "execution_count": None, "source": "ck.answer('01.01', 'Ra8#')"})
+    text = '{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [' + ",".join(
+        [cell] * 150_000) + "]}"
+    book = tmp_path / "c" / "ana" / "01-mate.ipynb"
+    book.parent.mkdir(parents=True)
+    book.write_text(text, encoding="utf-8")
+    (tmp_path / "c" / "bo").mkdir()
+    (tmp_path / "c" / "bo" / "01-mate.ipynb").write_text(notebook(FULL), encoding="utf-8")
+    grading.grade([tmp_path / "c"], out=tmp_path / "o")
+    got = by_student(tmp_path / "o")
+    assert "pieces of data" in got["ana"]["problems"] and got["bo"]["points"] == "3"
+
+
+def test_an_unexpected_error_is_logged_and_said_never_a_silent_zero(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from chesskit.teacher import answer_reader
+
+    def broken(notebook: object) -> list[object]:
+        raise KeyError("a bug in the grader")
+
+    monkeypatch.setattr(grading, "_board_answers", broken)
+    for who in ("ana", "bo"):
+        (tmp_path / "c" / who).mkdir(parents=True)
+        (tmp_path / "c" / who / "01-mate.ipynb").write_text(notebook(FULL), encoding="utf-8")
+    grading.grade([tmp_path / "c"], out=tmp_path / "o", jobs=1)
+    row = by_student(tmp_path / "o")["ana"]
+    assert "unexpected problem" in row["problems"] and "damaged" not in row["problems"]
+    log = (tmp_path / "o" / "grading.log").read_text(encoding="utf-8")
+    assert "Traceback" in log and "a bug in the grader" in log and "ana" in log
+    assert answer_reader  # the reader itself is untouched
+
+
+def test_the_check_cache_follows_the_checking_code(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    first = grading._bank_fingerprint()
+    from chesskit import rules
+    extra = Path(rules.__file__).parent / "_fingerprint_probe.py"
+    try:
+        extra.write_text("# a change to the checking code\n", encoding="utf-8")
+        assert grading._bank_fingerprint() != first
+    finally:
+        extra.unlink()
+    assert grading._bank_fingerprint() == first
