@@ -73,6 +73,7 @@ def main(argv: list[str]) -> int:
         print(warning, file=sys.stderr)
     host = lan_address() if args.host in ("0.0.0.0", "") else args.host
     base = f"http://{host}:{args.port}/"
+    room.student_url = base
 
     async def run() -> None:
         serve(app, args.port, args.host)

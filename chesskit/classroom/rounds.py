@@ -12,6 +12,7 @@ says which move it is and whether it is right.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 import chess
 
 from chesskit.errors import BankError, ChessKitError, ClassroomError, MoveError
-from chesskit.exercises.catalog import exercise
+from chesskit.exercises.catalog import bank, exercise
 from chesskit.exercises.model import Exercise
 from chesskit.i18n import color_name, join_words, languages, localize, t
 from chesskit.rules.explain import explain_move
@@ -90,6 +91,16 @@ def _bank_exercise(exercise_id: str, lang: str | None) -> Exercise:
     if ex.board_input() not in BOARD_INPUTS or not ex.fen:
         raise _refuse("not_a_move_exercise", lang, id=exercise_id)
     return ex
+
+
+@functools.cache
+def exercise_ids() -> list[str]:
+    """The bank exercises a round can be opened from (answered by one move), in bank order.
+
+    >>> "06.12" in exercise_ids(), "00.07" in exercise_ids()
+    (True, False)
+    """
+    return [ex.id for ex in bank() if ex.fen and ex.board_input() in BOARD_INPUTS]
 
 
 def from_exercise(exercise_id: str, *, lang: str | None = None) -> Task:

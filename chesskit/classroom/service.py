@@ -35,7 +35,14 @@ import tornado.web
 import tornado.websocket
 from jupyterhub.services.auth import HubOAuth, HubOAuthCallbackHandler, HubOAuthenticated
 
-from chesskit.classroom.rounds import Task, from_exercise, from_position, judge, solution
+from chesskit.classroom.rounds import (
+    Task,
+    exercise_ids,
+    from_exercise,
+    from_position,
+    judge,
+    solution,
+)
 from chesskit.classroom.store import Member, Round, Store, open_store
 from chesskit.errors import ClassroomError, LanguageError
 from chesskit.i18n import FALLBACK, normalize_language, t
@@ -136,6 +143,8 @@ class Classroom:
         self.store, self.mode, self.classes = store, mode, classes
         self.every_user, self.teachers = every_user, teachers
         self.code, self.teacher_token = code, teacher_token
+        self.burst, self.rate = BURST, PER_SECOND
+        self.student_url = ""  # laptop: the address students open (shown by the teacher page)
         self.sockets: dict[str, list[EventSocket]] = {}
         self.buckets: dict[str, Bucket] = {}
         self.failed_joins: dict[str, Bucket] = {}
@@ -184,7 +193,8 @@ class Classroom:
 
     def allowed(self, who: Identity) -> bool:
         """Take one request from a student's budget; False: too many (429)."""
-        return who.teacher or self.buckets.setdefault(who.user, Bucket()).take()
+        return who.teacher or self.buckets.setdefault(who.user, Bucket(self.burst)).take(
+            burst=self.burst, rate=self.rate)
 
     # -- laptop: joining -----------------------------------------------------------------
     def join(self, code: str, name: str, *, token: str | None, lang: str | None,
@@ -504,7 +514,18 @@ class Me(Api):
                                  "lang": self.lang}
         if self.who.teacher:
             reply["classes"] = list(self.room.classes)
+            if self.room.mode == "laptop":
+                reply.update(join_code=self.room.code, student_url=self.room.student_url)
         self.finish(reply)
+
+
+class Exercises(Api):
+    """``GET api/exercises`` (teacher): the bank ids a round can be opened from."""
+
+    teacher_only = True
+
+    async def get(self) -> None:
+        self.finish({"ids": exercise_ids()})
 
 
 class Join(Api):
@@ -731,6 +752,7 @@ def make_app(room: Classroom, *, prefix: str = "/", hub_auth: HubOAuth | None = 
         (p + "api/me", Me),
         (p + "api/join", Join),
         (p + "api/rounds", Rounds),
+        (p + "api/exercises", Exercises),
         (p + "api/rounds/current", Current),
         (p + f"api/rounds/{rid}", OneRound),
         (p + f"api/rounds/{rid}/answers", Answers),
