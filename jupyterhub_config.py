@@ -1,12 +1,15 @@
 """A local trial JupyterHub for a few test users: ``jupyterhub -f jupyterhub_config.py``.
 
 Everyone logs in with the shared password (``$CHESSKIT_HUB_PASSWORD``, default
-``chess-class``) as ``teacher`` (admin) or ``student1`` to ``student3``.  Each user's server runs
+``chess-class``) as ``teacher`` (admin, in the hub group ``teachers``) or ``student1`` to
+``student3`` (the group ``class``).  The live classroom runs as the hub-managed service
+``classroom`` at ``/services/classroom/`` (docs/classroom-api.md).  Each user's server runs
 as the hub's own user, in a folder of its own under the state folder.  Listens on 127.0.0.1
 only: this is for trying the course, never for a real class (see docs/running-a-class.md).
 """
 
 import os
+import sys
 import tempfile
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821  (provided by JupyterHub)
@@ -32,3 +35,32 @@ c.Authenticator.admin_users = {"teacher"}
 c.JupyterHub.spawner_class = "simple"
 c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(state, "home", "{username}")
 c.Spawner.default_url = "/lab"
+
+# The live classroom: a hub-managed service on its own port of 127.0.0.1, behind the proxy at
+# /services/classroom/.  Teachers are the group "teachers"; the students the group "class".
+classroom_port = int(os.environ.get("CHESSKIT_CLASSROOM_PORT", "10101"))
+classroom_url = f"http://127.0.0.1:{classroom_port}"
+c.JupyterHub.load_groups = {
+    "teachers": {"users": ["teacher"]},
+    "class": {"users": ["student1", "student2", "student3"]},
+}
+c.JupyterHub.services = [{
+    "name": "classroom",
+    "url": classroom_url,
+    "command": [sys.executable, "-m", "chesskit.classroom.service"],
+    "environment": {
+        "CHESSKIT_CLASSROOM_DB": os.path.join(state, "classroom.sqlite"),
+        "CHESSKIT_CLASSROOM_CLASSES": "class",
+        "CHESSKIT_CLASSROOM_TEACHERS": "teachers",
+    },
+    "oauth_no_confirm": True,
+}]
+# Users (browsers: the OAuth login) and their servers (kernels: $JUPYTERHUB_API_TOKEN) may use
+# the classroom; a kernel finds it at $CHESSKIT_CLASSROOM_URL.
+c.JupyterHub.load_roles = [
+    {"name": "user", "scopes": ["self", "access:services!service=classroom"]},
+    {"name": "server", "scopes": ["users:activity!user", "access:servers!server",
+                                  "access:services!service=classroom"]},
+]
+c.Spawner.environment = {
+    "CHESSKIT_CLASSROOM_URL": f"http://127.0.0.1:{c.JupyterHub.port}/services/classroom/"}

@@ -46,12 +46,16 @@ _LAZY = {
     "expected_score": "rules.ratings",
 }
 
+_PACKAGES = ("classroom",)
+"""Subpackages that are public names themselves (``ck.classroom.ask(...)``)."""
+
 __all__ = [
     "BankError", "ChessKitError", "MoveError", "PositionError",
-    "get_language", "set_language", *sorted(_LAZY),
+    "get_language", "set_language", *sorted([*_LAZY, *_PACKAGES]),
 ]
 
 if TYPE_CHECKING:
+    from chesskit import classroom
     from chesskit.drawing.diagram import BoardSvg, board
     from chesskit.drawing.render import save_board
     from chesskit.exercises import Exercise, Feedback
@@ -68,6 +72,8 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
+    if name in _PACKAGES:
+        return importlib.import_module(f"chesskit.{name}")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'chesskit' has no attribute {name!r}")
@@ -77,7 +83,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_PACKAGES))
 
 
 if "IPython" in sys.modules:  # a forgotten pair of quotes in ck.answer(...) gets a sentence

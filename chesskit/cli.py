@@ -18,6 +18,7 @@ COMMANDS = {
     "progress": ("learner", "progress_main", "show or export your own progress"),
     "build": ("course.notebooks", "main", "rebuild the course notebooks from their sources"),
     "site": ("course.site", "main", "build the course as a static site that runs offline"),
+    "classroom": ("classroom.laptop", "main", "run the live classroom on this computer"),
 }
 
 

@@ -63,3 +63,17 @@ class EngineMissingError(ChessKitError):
     ...
     chesskit.errors.EngineMissingError: Stockfish is not installed.
     """
+
+
+class ClassroomError(ChessKitError):
+    """A classroom request refused; ``code`` says why (``closed``, ``not_current``, ...).
+
+    >>> raise ClassroomError("closed", "This round is closed.")
+    Traceback (most recent call last):
+    ...
+    chesskit.errors.ClassroomError: This round is closed.
+    """
+
+    def __init__(self, code: str, message: str = "") -> None:
+        super().__init__(message or code)
+        self.code = code

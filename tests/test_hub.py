@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.cookiejar
 import os
 import re
@@ -21,6 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SEARCH_PATH = os.pathsep.join([str(Path(sys.executable).parent),  # the venv's jupyterhub
                                str(ROOT / ".venv" / "node" / "node_modules" / ".bin"),  # dev.py
+                               str(Path(sys.executable).parents[1] / "node" / "node_modules"
+                                   / ".bin"),  # the same, for a worktree using that venv
                                os.environ.get("PATH", "")])
 HUB = shutil.which("jupyterhub", path=SEARCH_PATH)
 STARTUP = 180  # seconds: a busy 2-core machine can take a minute to start a hub
@@ -39,14 +42,15 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    state = tmp_path_factory.mktemp("hub")
+@contextlib.contextmanager
+def running_hub(state: Path) -> Iterator[str]:
+    """The trial hub of jupyterhub_config.py on free ports of 127.0.0.1, its state in
+    ``state``; yields its address, stops it afterwards."""
     port = _free_port()
     env = {**os.environ, "CHESSKIT_HUB_DIR": str(state), "CHESSKIT_HUB_PORT": str(port),
            "CHESSKIT_HUB_API_PORT": str(_free_port()),
            "CHESSKIT_HUB_PROXY_PORT": str(_free_port()), "CHESSKIT_HUB_PASSWORD": "test-pw",
-           "PATH": SEARCH_PATH}
+           "CHESSKIT_CLASSROOM_PORT": str(_free_port()), "PATH": SEARCH_PATH}
     log = (state / "hub.log").open("wb")
     process = subprocess.Popen([str(HUB), "-f", str(ROOT / "jupyterhub_config.py")], cwd=state,
                                env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -73,6 +77,12 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.kill()
             process.wait()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_hub(tmp_path_factory.mktemp("hub")) as url:
+        yield url
 
 
 def _log_in(url: str, user: str, password: str) -> tuple[int, str, list[str]]:
