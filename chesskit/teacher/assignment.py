@@ -128,7 +128,7 @@ def _known(ids: Iterable[object]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def parse_assignment(text: str) -> Assignment:
+def parse_assignment(text: str, *, folder: Path | None = None) -> Assignment:
     """An assignment from TOML text; GradingError names what is wrong.
 
     Keys (all optional but one of ``ids`` / ``lessons``)::
@@ -146,6 +146,8 @@ def parse_assignment(text: str) -> Assignment:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise GradingError(t("grading.assignment_broken", error=error)) from None
+    if doc.get("bank"):  # a teacher's own set (chesskit author): beside the assignment file
+        _load_set(Path(folder or ".") / str(doc["bank"]))
     by_lesson = {p.lesson: p for p in lesson_parts()}
     parts = []
     for number in doc.get("lessons", []):
@@ -173,7 +175,19 @@ def read_assignment(path: str | Path) -> Assignment:
         text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         raise GradingError(t("grading.assignment_unreadable", path=path, error=error)) from None
-    return parse_assignment(text)
+    return parse_assignment(text, folder=Path(path).parent)
+
+
+def _load_set(path: Path) -> None:
+    """Make a set's items known to the grader; a set loaded before (the same run) may be gone."""
+    from chesskit.exercises import catalog
+
+    try:
+        catalog.load_bank_file(path)
+    except (BankError, OSError) as error:
+        if not path.exists() and catalog.is_set_loaded(path.stem):
+            return
+        raise GradingError(str(error)) from None
 
 
 def assignment_toml(*, ids: Sequence[str], notebook: str, title: str, points: float = 1,
