@@ -13,8 +13,8 @@ no refused move is as good.
 >>> from chesskit.teacher.author_sources import Source
 >>> made = make_item(Source("line 1", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", ("Ra8#",)),
 ...                  engine=None)
->>> made.item["kind"], made.item["goal"], made.what
-('move', 'mate', 'mate in 1')
+>>> made.item["kind"], made.item["goal"], made.item["difficulty"]
+('move', 'mate', 800)
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ SEARCH_MATE = 2
 """Without Stockfish, mates are looked for up to this length unless the source names one."""
 WIDE = 200
 """A ``best`` item needs its move this far (centipawns) ahead of every other."""
-DIFFICULTY = {"mate in 1": 800, "mate in 2": 1200, "mate in 3": 1500, "win_material": 1100,
-              "best": 1400}
+DIFFICULTY = {"mate": 800, "line": 1200, "win_material": 1100, "best": 1400}
+"""A difficulty (Elo-like) by goal when the source gives no rating; 300 more a move of mate."""
 Scores = dict[str, int]
 
 
@@ -53,12 +53,11 @@ class AuthorError(ChessKitError):
 @dataclass(frozen=True)
 class Made:
     """One entry of a source: the bank item built (``item``, without its id) or the reason it
-    was refused (``refused``); ``what`` says what it became ("mate in 2"), ``note`` what the
-    teacher should know (the source said mate in 3, it is a mate in 2)."""
+    was refused (``refused``); ``note`` says what the teacher should know (the source said
+    mate in 3, it is a mate in 2)."""
 
     label: str
     item: dict[str, Any] | None = None
-    what: str = ""
     refused: str = ""
     note: str = ""
     source: Source | None = field(default=None, compare=False, repr=False)
@@ -69,7 +68,8 @@ class _Refused(Exception):
 
     def __init__(self, key: str, **fields: object) -> None:
         super().__init__(key)
-        self.key, self.fields = key, fields
+        self.key = key
+        self.fields: dict[str, Any] = fields
 
 
 def _position(src: Source) -> chess.Board:
@@ -148,8 +148,7 @@ def _san(board: chess.Board, move: chess.Move | str) -> str:
     return board.san(chess.Move.from_uci(move) if isinstance(move, str) else move)
 
 
-def _mate_item(board: chess.Board, length: int, answer: chess.Move | None
-               ) -> tuple[dict[str, Any], str]:
+def _mate_item(board: chess.Board, length: int, answer: chess.Move | None) -> dict[str, Any]:
     if length == 1:
         item: dict[str, Any] = {"kind": "move", "goal": "mate", "topic": "mate"}
         good = list(search.mate_in(board, 1))
@@ -159,7 +158,7 @@ def _mate_item(board: chess.Board, length: int, answer: chess.Move | None
     if answer is not None and answer not in good:
         raise _Refused("answer_not_mate", move=_san(board, answer), n=length,
                        best=_san(board, good[0]))
-    return item, f"mate in {length}"
+    return item
 
 
 def _not_forced(board: chess.Board, answer: chess.Move | None, wanted: int) -> _Refused:
@@ -227,21 +226,21 @@ def _problems(item: Mapping[str, Any], board: chess.Board, sf: chess.engine.Simp
 
 
 def _goal_item(board: chess.Board, src: Source, sf: chess.engine.SimpleEngine | None,
-               ) -> tuple[dict[str, Any], str, str]:
-    """The item that fits the position (fields without id), what it is, and a note."""
+               ) -> tuple[dict[str, Any], str]:
+    """The item that fits the position (fields without id) and a note for the teacher."""
     line = _line(board, src.moves)
     answer = line[0] if line else None
     wanted = _wanted_mate(src.goal)
     scores = _analyse(sf, board)
     length = _mate_length(board, scores, wanted)
     if length is not None:
-        item, what = _mate_item(board, length, answer)
+        item = _mate_item(board, length, answer)
         note = t("author.note_mate_length", said=src.goal, n=length) if wanted and (
             wanted != length) else ""
         problems = _problems(item, board, sf, scores)
         if problems:
             raise _Refused("engine", why=problems[0])
-        return item, what, note
+        return item, note
     if wanted is not None:
         raise _not_forced(board, answer, wanted)
     tried: list[str] = []
@@ -250,14 +249,14 @@ def _goal_item(board: chess.Board, src: Source, sf: chess.engine.SimpleEngine | 
         tried = _problems(material, board, sf, scores)
         if not tried:
             note = "" if scores is not None else t("author.note_no_engine")
-            return material, f"win material ({material['gain']})", note
+            return material, note
     if scores is None:
         raise _Refused("needs_engine")
     best = _best_item(board, scores, answer)
     problems = _problems(best, board, sf, scores)
     if problems:
         raise _Refused("engine", why=(tried or problems)[0])
-    return best, "best move", ""
+    return best, ""
 
 
 def make_item(src: Source, *, engine: chess.engine.SimpleEngine | None) -> Made:
@@ -266,14 +265,14 @@ def make_item(src: Source, *, engine: chess.engine.SimpleEngine | None) -> Made:
         return Made(src.label, refused=src.problem, source=src)
     try:
         board = _position(src)
-        item, what, note = _goal_item(board, src, engine)
+        item, note = _goal_item(board, src, engine)
     except _Refused as refusal:
-        return Made(src.label, refused=t(f"author.refuse_{refusal.key}", **refusal.fields),
+        reason = t(f"author.refuse_{refusal.key}", lang=None, **refusal.fields)
+        return Made(src.label, refused=reason,
                     source=src)
-    key = what if what.startswith("mate") else str(item["goal"])
-    item = {**item, "fen": board.fen(),
-            "difficulty": src.difficulty or DIFFICULTY.get(key, 1200)}
-    return Made(src.label, item, what, note=note, source=src)
+    guess = DIFFICULTY[item.get("goal") or "line"] + 300 * (int(item.get("mate_in", 2)) - 2)
+    item = {**item, "fen": board.fen(), "difficulty": src.difficulty or guess}
+    return Made(src.label, item, note=note, source=src)
 
 
 @contextlib.contextmanager

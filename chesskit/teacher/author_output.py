@@ -90,10 +90,11 @@ def bank_toml(name: str, title: str, items: Sequence[dict[str, Any]], *, source:
 
 def _teacher_cells(item: dict[str, Any], number: int, lang: str) -> list[Any]:
     """The heading of one exercise and the teacher's own words and board, marked as theirs."""
-    heading = f"## {number}. {html.escape(item.get('title', ''))}".rstrip(" .")
+    heading = f"## {number}. {html.escape(item.get('title', ''), quote=False)}".rstrip(" .")
     text = [heading]
     if item.get("note"):
-        text.append(t("author.teacher_note", lang=lang, note=html.escape(item["note"])))
+        note = html.escape(item["note"], quote=False)
+        text.append(t("author.teacher_note", lang=lang, note=note))
     cells = [nbformat.v4.new_markdown_cell("\n\n".join(text))]
     if item.get("marks") or item.get("arrows"):
         options = [f"marks={item.get('marks', {})!r}"] if item.get("marks") else []
@@ -129,6 +130,21 @@ def rounds(exercises: Sequence[Any]) -> list[dict[str, Any]]:
 
 # ---- the report -------------------------------------------------------------------------------
 
+def describe(item: dict[str, Any], *, lang: str | None = None) -> str:
+    """What an item asks, for the table: "mate in 2", "win material (3)", "best move: Nf3".
+
+    >>> describe({"kind": "line", "mate_in": 2}, lang="en")
+    'mate in 2'
+    """
+    if item["kind"] == "line":
+        return t("author.what_mate", lang=lang, n=item["mate_in"])
+    if item.get("goal") == "mate":
+        return t("author.what_mate", lang=lang, n=1)
+    if item.get("goal") == "win_material":
+        return t("author.what_material", lang=lang, gain=item["gain"])
+    return t("author.what_best", lang=lang, answers=", ".join(item.get("answers", [])))
+
+
 @dataclass(frozen=True)
 class AuthorResult:
     """What ``author`` made: the folder (None when nothing was built) and each entry's fate."""
@@ -152,7 +168,7 @@ class AuthorResult:
         for m in self.made:
             if m.item is not None:
                 out.append((m.label, t("author.built", lang=lang, id=next(ids)),
-                            m.what + (f" ({m.note})" if m.note else "")))
+                            describe(m.item, lang=lang) + (f" ({m.note})" if m.note else "")))
             else:
                 out.append((m.label, t("author.refused", lang=lang), m.refused))
         return out

@@ -196,7 +196,7 @@ def read_pgn(text: str) -> list[Source]:
     [('Ra8#',)]
     """
     handle = io.StringIO(text)
-    found = []
+    found: list[Source] = []
     while len(found) < MAX_ITEMS:
         try:
             game = chess.pgn.read_game(handle, Visitor=_Builder)
@@ -236,7 +236,7 @@ def read_text(text: str) -> list[Source]:
     header = _fields(lines[0].lower()) if lines else []
     if "fen" in header:
         rows = csv.DictReader(io.StringIO(text))
-        found = []
+        found: list[Source] = []
         for number, row in enumerate(rows, 2):
             cells = {str(k).strip().lower(): str(v or "").strip() for k, v in row.items() if k}
             label = f"line {number}"
