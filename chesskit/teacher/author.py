@@ -192,7 +192,7 @@ def _best_item(board: chess.Board, scores: Scores, answer: chess.Move | None
     top_uci, top = ranked[0]
     if answer is not None and answer.uci() != top_uci:
         mine = scores.get(answer.uci())
-        if mine is not None and top - mine <= bank_engine.EQUAL:
+        if mine is not None and (top - mine <= bank_engine.EQUAL or mine >= bank_engine.WIN):
             raise _Refused("two_answers", move=_san(board, answer), other=_san(board, top_uci),
                            score=bank_engine.describe(top))
         raise _Refused("engine_prefers", move=_san(board, answer), best=_san(board, top_uci),
@@ -252,6 +252,7 @@ def _goal_item(board: chess.Board, src: Source, sf: chess.engine.SimpleEngine | 
             return material, note
     if scores is None:
         raise _Refused("needs_engine")
+    scores = _complete(sf, board, scores, [answer.uci()] if answer else [])
     best = _best_item(board, scores, answer)
     problems = _problems(best, board, sf, scores)
     if problems:

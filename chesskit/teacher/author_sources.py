@@ -159,11 +159,14 @@ def _drawn(node: chess.pgn.GameNode) -> tuple[dict[str, list[str]], tuple[str, .
 
 
 def _title(headers: chess.pgn.Headers) -> str:
-    """A chapter's name (``ChapterName``, else the part of ``Event`` after "Study: ")."""
+    """A chapter's name (``ChapterName``; in an older study export the part of ``Event``
+    after "Study name: "), else the game's ``Event``."""
     if headers.get("ChapterName"):
         return headers["ChapterName"]
     event = headers.get("Event", "")
-    return "" if event in ("?", "") else event.split(": ", 1)[-1]
+    if "/study/" in headers.get("Site", ""):
+        return event.split(": ", 1)[-1]
+    return "" if event == "?" else event
 
 
 def _game_source(game: chess.pgn.Game, number: int) -> Source:
