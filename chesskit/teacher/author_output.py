@@ -110,7 +110,7 @@ def set_notebook(name: str, title: str, items: Sequence[dict[str, Any]], *, lang
     """The exercise notebook of a set in one language (stable cell ids ``author-000`` ...)."""
     from chesskit.course.notebooks import course_notebook, exercise_cells
 
-    load = nbformat.v4.new_code_cell(f'ck.load_bank_file("{name}.toml")')
+    load = nbformat.v4.new_code_cell(f'ck.load_bank_file("{name}.toml");')
     load.metadata["tags"] = ["setup"]
     load.metadata["jupyter"] = {"source_hidden": True}
     cells = [load, nbformat.v4.new_markdown_cell(
