@@ -130,7 +130,7 @@ def test_puzzles_start_after_the_opponents_move() -> None:
 
 
 def test_garbage_bytes_and_huge_comments() -> None:
-    with pytest.raises(SourceError, match="not a text file"):
+    with pytest.raises(SourceError, match="is not a text file"):
         decode(bytes(range(256)) * 40, name="x.pgn")
     big = ('[FEN "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"]\n\n{ ' + "blah " * 2_000_000
            + '} 1. Ra8# *\n\n[FEN "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1"]\n\n1. Rxd5 *\n')
@@ -256,8 +256,8 @@ def test_unusable_sources_exit_1_with_one_sentence(tmp_path: Path,
     garbage = tmp_path / "garbage.pgn"
     garbage.write_bytes(bytes(range(256)) * 100)
     assert cli.main(["author", str(garbage), "-o", str(tmp_path / "x")]) == 1
-    assert capsys.readouterr().err == ("Error: garbage.pgn is not a text file (it holds binary "
-                                       "data).\n")
+    assert capsys.readouterr().err == ("Error: The file garbage.pgn is not a text file (it "
+                                       "holds binary data).\n")
     bad = tmp_path / "bad.txt"
     bad.write_text("8/8/8/8/8/8/8/8 w - - 0 1\nnot a fen at all\n", encoding="utf-8")
     assert cli.main(["author", str(bad), "-o", str(tmp_path / "x"), "--no-engine"]) == 1

@@ -23,6 +23,7 @@ import os
 import re
 import shutil
 import tempfile
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -145,6 +146,15 @@ def describe(item: dict[str, Any], *, lang: str | None = None) -> str:
     return t("author.what_best", lang=lang, answers=", ".join(item.get("answers", [])))
 
 
+def _columns(text: str) -> int:
+    """How many terminal columns ``text`` takes (a Chinese character takes two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * (width - _columns(text))
+
+
 @dataclass(frozen=True)
 class AuthorResult:
     """What ``author`` made: the folder (None when nothing was built) and each entry's fate."""
@@ -178,8 +188,9 @@ class AuthorResult:
         rows = self.rows(lang=lang)
         head = (t("author.col_entry", lang=lang), t("author.col_result", lang=lang),
                 t("author.col_why", lang=lang))
-        width = [max(len(r[i]) for r in [head, *rows]) for i in range(2)]
-        lines = [f"{r[0]:<{width[0]}}  {r[1]:<{width[1]}}  {r[2]}" for r in [head, *rows]]
+        width = [max(_columns(r[i]) for r in [head, *rows]) for i in range(2)]
+        lines = [f"{_pad(r[0], width[0])}  {_pad(r[1], width[1])}  {r[2]}"
+                 for r in [head, *rows]]
         summary = t("author.summary", lang=lang, built=len(self.built), refused=len(self.refused),
                     folder=self.folder or "-")
         return "\n".join(lines + ["", summary])

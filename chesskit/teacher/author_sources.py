@@ -23,6 +23,7 @@ import chess
 import chess.pgn
 
 from chesskit.errors import ChessKitError
+from chesskit.i18n import t
 
 MAX_BYTES = 20_000_000
 """A source larger than this is refused whole (20 MB: thousands of exercises)."""
@@ -91,13 +92,15 @@ def goal_words(text: str) -> str:
 def decode(data: bytes, *, name: str) -> str:
     """The text of a source; SourceError for binary data or a file too big to be a source.
 
-    >>> decode(b"\\x00\\x01\\x02", name="x.pgn")
-    Traceback (most recent call last):
-    chesskit.teacher.author_sources.SourceError: x.pgn is not a text file (it holds binary data).
+    >>> try:
+    ...     decode(b"\\x00\\x01\\x02", name="x.pgn")
+    ... except SourceError as error:
+    ...     print(error)
+    The file x.pgn is not a text file (it holds binary data).
     """
     if len(data) > MAX_BYTES:
-        raise SourceError(f"{name} is {len(data) // 1_000_000} MB: a source is a PGN or a list "
-                          f"of positions of at most {MAX_BYTES // 1_000_000} MB.")
+        raise SourceError(t("author.error_too_big", name=name, mb=len(data) // 1_000_000,
+                            limit=MAX_BYTES // 1_000_000))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -107,9 +110,9 @@ def decode(data: bytes, *, name: str) -> str:
             text = "\x00"
     if "\x00" in text or sum(not (c.isprintable() or c in "\r\n\t") for c in text) > max(
             8, len(text) // 100):
-        raise SourceError(f"{name} is not a text file (it holds binary data).")
+        raise SourceError(t("author.error_binary", name=name))
     if not text.strip():
-        raise SourceError(f"{name} is empty.")
+        raise SourceError(t("author.error_empty", name=name))
     return text
 
 
@@ -171,17 +174,16 @@ def _title(headers: chess.pgn.Headers) -> str:
 
 def _game_source(game: chess.pgn.Game, number: int) -> Source:
     title = _title(game.headers)
-    label = f"game {number}" + (f" ({title})" if title else "")
+    label = t("author.label_game", n=number) + (f" ({title})" if title else "")
     comments = [game.comment] + [node.comment for node in game.mainline()]
     if sum(len(c) for c in comments) > MAX_COMMENTS:
-        return Source(label, problem=f"its comments are longer than {MAX_COMMENTS} characters, "
-                                     "too long to be a task")
+        return Source(label, problem=t("author.problem_comments", limit=MAX_COMMENTS))
     if game.errors:
-        return Source(label, problem=f"the PGN cannot be read: {game.errors[0]}")
+        return Source(label, problem=t("author.problem_pgn", error=game.errors[0]))
     try:
         board = game.board()
     except ValueError as error:
-        return Source(label, problem=f"the FEN tag is not a position: {error}")
+        return Source(label, problem=t("author.problem_fen_tag", error=error))
     moves = tuple(node.san() for node in game.mainline())
     marks, arrows = _drawn(game)
     note = _plain(game.comment)
@@ -204,8 +206,8 @@ def read_pgn(text: str) -> list[Source]:
         try:
             game = chess.pgn.read_game(handle, Visitor=_Builder)
         except (ValueError, RecursionError) as error:
-            found.append(Source(f"game {len(found) + 1}", problem=f"the PGN cannot be read: "
-                                                                  f"{error}"))
+            found.append(Source(t("author.label_game", n=len(found) + 1),
+                                problem=t("author.problem_pgn", error=error)))
             break
         if game is None:
             break
@@ -242,7 +244,7 @@ def read_text(text: str) -> list[Source]:
         found: list[Source] = []
         for number, row in enumerate(rows, 2):
             cells = {str(k).strip().lower(): str(v or "").strip() for k, v in row.items() if k}
-            label = f"line {number}"
+            label = t("author.label_line", n=number)
             goal = goal_words(cells.get("goal", ""))
             source = _entry([cells.get("fen", ""), cells.get("answer", "")], label)
             found.append(Source(label, source.fen, source.moves, goal or source.goal,
@@ -251,7 +253,7 @@ def read_text(text: str) -> list[Source]:
     found = []
     for number, line in enumerate(lines, 1):
         if line.strip() and not line.lstrip().startswith("#"):
-            found.append(_entry(_fields(line), f"line {number}"))
+            found.append(_entry(_fields(line), t("author.label_line", n=number)))
     return found[:MAX_ITEMS]
 
 
@@ -259,13 +261,13 @@ def read_text(text: str) -> list[Source]:
 
 def _puzzle(row: dict[str, str]) -> Source:
     puzzle = row.get("PuzzleId", "").strip()
-    label = f"puzzle {puzzle}"
+    label = t("author.label_puzzle", id=puzzle)
     try:
         board = chess.Board(row["FEN"])
         moves = row["Moves"].split()
         board.push(chess.Move.from_uci(moves[0]))
     except (KeyError, IndexError, ValueError, AssertionError):
-        return Source(label, problem="its FEN and first move cannot be played")
+        return Source(label, problem=t("author.problem_puzzle"))
     themes = row.get("Themes", "").split()
     mate = next((f"mate in {theme[-1]}" for theme in themes if re.fullmatch(r"mateIn\d", theme)),
                 "")
