@@ -38,6 +38,8 @@ _LAZY = {
     "Feedback": "exercises",
     "exercise": "exercises.catalog",
     "bank": "exercises.catalog",
+    "load_bank_file": "exercises.catalog",  # a teacher's own set (chesskit author)
+    "author": "teacher.author_output",
     "answer": "learner",
     "progress": "learner",
     "Board": "widgets.board",
@@ -59,7 +61,7 @@ if TYPE_CHECKING:
     from chesskit.drawing.diagram import BoardSvg, board
     from chesskit.drawing.render import save_board
     from chesskit.exercises import Exercise, Feedback
-    from chesskit.exercises.catalog import bank, exercise
+    from chesskit.exercises.catalog import bank, exercise, load_bank_file
     from chesskit.learner import answer, progress
     from chesskit.rules.explain import CODES, Verdict, explain_move
     from chesskit.rules.notation import normalize_move_text, read_move
@@ -67,6 +69,7 @@ if TYPE_CHECKING:
     from chesskit.rules.position import to_board
     from chesskit.rules.ratings import expected_score, rating_change
     from chesskit.rules.tactics import describe_motifs, motifs
+    from chesskit.teacher.author_output import author
     from chesskit.widgets.board import Board
     from chesskit.widgets.games import play
 

@@ -128,7 +128,8 @@ def course_default() -> Assignment:
 MAX_POINTS = 1000.0  # points one item may be worth
 MAX_FILE = 256 * 1024  # bytes of an assignment file
 MAX_TEXT = 200  # characters of a title or notebook name
-KEYS = ("title", "notebook", "ids", "lessons", "points", "points_for", "due", "opens", "pass")
+KEYS = ("title", "notebook", "ids", "lessons", "points", "points_for", "due", "opens", "pass",
+        "bank")
 _YEARS = (1971, 2999)
 
 
@@ -205,7 +206,7 @@ def _weights(doc: Mapping[str, object]) -> dict[str, float]:
     return points
 
 
-def parse_assignment(text: str) -> Assignment:
+def parse_assignment(text: str, *, folder: Path | None = None) -> Assignment:
     """An assignment from TOML text; GradingError names what is wrong (nothing is graded
     until every key is right).
 
@@ -219,6 +220,7 @@ def parse_assignment(text: str) -> Assignment:
         due = 2026-03-09T08:00:00          # a date, a local time or a time with offset
         opens = 2026-03-02                 # handed out: a saved time before it is not trusted
         pass = 0.8                         # the share of the points that passes, 0 to 1
+        bank = "forks.toml"                # a teacher's own set (chesskit author), beside it
         [points_for]
         "02.01" = 2
     """
@@ -234,6 +236,8 @@ def parse_assignment(text: str) -> Assignment:
     if unknown:
         raise GradingError(t("grading.assignment_unknown_key", field=unknown[0][:40],
                              keys=", ".join(KEYS)))
+    if _text(doc, "bank"):  # a teacher's own set (chesskit author): beside the assignment file
+        _load_set(Path(folder or ".") / _text(doc, "bank"))
     by_lesson = {p.lesson: p for p in lesson_parts()}
     parts = []
     for number in _list(doc, "lessons"):
@@ -270,7 +274,19 @@ def read_assignment(path: str | Path) -> Assignment:
         text = data.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         raise GradingError(t("grading.assignment_unreadable", path=path, error=error)) from None
-    return parse_assignment(text)
+    return parse_assignment(text, folder=Path(path).parent)
+
+
+def _load_set(path: Path) -> None:
+    """Make a set's items known to the grader; a set loaded before (the same run) may be gone."""
+    from chesskit.exercises import catalog
+
+    try:
+        catalog.load_bank_file(path)
+    except (BankError, OSError) as error:
+        if not path.exists() and catalog.is_set_loaded(path.stem):
+            return
+        raise GradingError(str(error)) from None
 
 
 def assignment_toml(*, ids: Sequence[str], notebook: str, title: str, points: float = 1,
