@@ -15,7 +15,7 @@ COMMANDS = {
     "grade": ("teacher.grading", "main", "grade exercise notebooks without running them"),
     "worksheet": ("teacher.worksheet", "main", "print a PDF worksheet with an answer key"),
     "homework": ("teacher.homework", "main", "build a homework notebook from the bank"),
-    "progress": ("learner", "progress_main", "show or export your own progress"),
+    "progress": ("learner.command", "progress_main", "show or export your own progress"),
     "build": ("course.notebooks", "main", "rebuild the course notebooks from their sources"),
     "site": ("course.site", "main", "build the course as a static site that runs offline"),
 }
