@@ -42,6 +42,9 @@ _LAZY = {
     "author": "teacher.author_output",
     "answer": "learner",
     "progress": "learner",
+    "practice": "learner",
+    "learner_model": "learner",
+    "LearnerModel": "learner",
     "Board": "widgets.board",
     "play": "widgets.games",
     "rating_change": "rules.ratings",
@@ -62,7 +65,7 @@ if TYPE_CHECKING:
     from chesskit.drawing.render import save_board
     from chesskit.exercises import Exercise, Feedback
     from chesskit.exercises.catalog import bank, exercise, load_bank_file
-    from chesskit.learner import answer, progress
+    from chesskit.learner import LearnerModel, answer, learner_model, practice, progress
     from chesskit.rules.explain import CODES, Verdict, explain_move
     from chesskit.rules.notation import normalize_move_text, read_move
     from chesskit.rules.openings import name_opening, opening

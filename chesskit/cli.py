@@ -19,7 +19,7 @@ COMMANDS = {
                "study, FEN list or puzzles"),
     "certificate": ("teacher.certificate", "main", "print a certificate for each student who "
                     "passed an exam"),
-    "progress": ("learner", "progress_main", "show or export your own progress"),
+    "progress": ("learner.command", "progress_main", "show or export your own progress"),
     "build": ("course.notebooks", "main", "rebuild the course notebooks from their sources"),
     "site": ("course.site", "main", "build the course as a static site that runs offline"),
     "classroom": ("classroom.laptop", "main", "run the live classroom on this computer"),
