@@ -38,36 +38,48 @@ _LAZY = {
     "Feedback": "exercises",
     "exercise": "exercises.catalog",
     "bank": "exercises.catalog",
+    "load_bank_file": "exercises.catalog",  # a teacher's own set (chesskit author)
+    "author": "teacher.author_output",
     "answer": "learner",
     "progress": "learner",
+    "practice": "learner",
+    "learner_model": "learner",
+    "LearnerModel": "learner",
     "Board": "widgets.board",
     "play": "widgets.games",
     "rating_change": "rules.ratings",
     "expected_score": "rules.ratings",
 }
 
+_PACKAGES = ("classroom",)
+"""Subpackages that are public names themselves (``ck.classroom.ask(...)``)."""
+
 __all__ = [
     "BankError", "ChessKitError", "MoveError", "PositionError",
-    "get_language", "set_language", *sorted(_LAZY),
+    "get_language", "set_language", *sorted([*_LAZY, *_PACKAGES]),
 ]
 
 if TYPE_CHECKING:
+    from chesskit import classroom
     from chesskit.drawing.diagram import BoardSvg, board
     from chesskit.drawing.render import save_board
     from chesskit.exercises import Exercise, Feedback
-    from chesskit.exercises.catalog import bank, exercise
-    from chesskit.learner import answer, progress
+    from chesskit.exercises.catalog import bank, exercise, load_bank_file
+    from chesskit.learner import LearnerModel, answer, learner_model, practice, progress
     from chesskit.rules.explain import CODES, Verdict, explain_move
     from chesskit.rules.notation import normalize_move_text, read_move
     from chesskit.rules.openings import name_opening, opening
     from chesskit.rules.position import to_board
     from chesskit.rules.ratings import expected_score, rating_change
     from chesskit.rules.tactics import describe_motifs, motifs
+    from chesskit.teacher.author_output import author
     from chesskit.widgets.board import Board
     from chesskit.widgets.games import play
 
 
 def __getattr__(name: str) -> Any:
+    if name in _PACKAGES:
+        return importlib.import_module(f"chesskit.{name}")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'chesskit' has no attribute {name!r}")
@@ -77,7 +89,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_PACKAGES))
 
 
 if "IPython" in sys.modules:  # a forgotten pair of quotes in ck.answer(...) gets a sentence

@@ -15,7 +15,11 @@ COMMANDS = {
     "grade": ("teacher.grading", "main", "grade exercise notebooks without running them"),
     "worksheet": ("teacher.worksheet", "main", "print a PDF worksheet with an answer key"),
     "homework": ("teacher.homework", "main", "build a homework notebook from the bank"),
-    "progress": ("learner", "progress_main", "show or export your own progress"),
+    "author": ("teacher.author_output", "main", "make a verified exercise set from your own PGN, "
+               "study, FEN list or puzzles"),
+    "certificate": ("teacher.certificate", "main", "print a certificate for each student who "
+                    "passed an exam"),
+    "progress": ("learner.command", "progress_main", "show or export your own progress"),
     "build": ("course.notebooks", "main", "rebuild the course notebooks from their sources"),
     "site": ("course.site", "main", "build the course as a static site that runs offline"),
     "classroom": ("classroom.laptop", "main", "run the live classroom on this computer"),

@@ -55,6 +55,16 @@ class GradingError(ChessKitError, ValueError):
     """
 
 
+class RatingError(ChessKitError, ValueError):
+    """A game result or rating that a rating rule cannot take (e.g. a score of 2).
+
+    >>> raise RatingError("A game scores 1 (win), 0.5 (draw) or 0 (loss), not 2.")
+    Traceback (most recent call last):
+    ...
+    chesskit.errors.RatingError: A game scores 1 (win), 0.5 (draw) or 0 (loss), not 2.
+    """
+
+
 class EngineMissingError(ChessKitError):
     """Stockfish is not installed or does not start; the message says where it was looked for.
 

@@ -1,4 +1,4 @@
-"""A student's own record: attempts, review schedule, Elo practice rating."""
+"""A student's own record: the store, ck.answer, the review schedule, the progress view."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import _teacher_fakes
 import pytest
 
 from chesskit import learner
-from chesskit.learner import Attempt
+from chesskit.learner import Attempt, store
+from chesskit.learner.model import HOUR, REVIEW_STEPS, State, fold
 
 DAY = 86400.0
 
@@ -24,10 +25,11 @@ def setup(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     _teacher_fakes.install(monkeypatch)
     monkeypatch.setenv("CHESSKIT_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("CHESSKIT_RECORD", raising=False)
-    monkeypatch.setattr(learner, "_notes", [])
-    monkeypatch.setattr(learner, "_waiting", [])
-    monkeypatch.setattr(learner, "BUSY_SECONDS", 0.3)
-    learner._folder_for.cache_clear()
+    monkeypatch.setattr(store, "_notes", [])
+    monkeypatch.setattr(store, "_waiting", [])
+    monkeypatch.setattr(store, "BUSY_SECONDS", 0.3)
+    monkeypatch.setattr(store, "_checked", set())
+    store._folder_for.cache_clear()
 
 
 def test_recording_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -66,7 +68,7 @@ def test_data_dir_in_the_browser(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     monkeypatch.setattr(sys, "platform", "emscripten")
     assert learner.data_dir() == tmp_path / "data"  # CHESSKIT_DATA_DIR first
     monkeypatch.delenv("CHESSKIT_DATA_DIR")
-    monkeypatch.setattr(learner, "BROWSER_DRIVE", tmp_path / "drive")
+    monkeypatch.setattr(store, "BROWSER_DRIVE", tmp_path / "drive")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert learner.data_dir() == tmp_path / "home" / ".chesskit"  # no drive mounted
     (tmp_path / "drive").mkdir()
@@ -74,58 +76,88 @@ def test_data_dir_in_the_browser(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 
 
 def _a(exercise_id: str, correct: bool, day: float, difficulty: int = 800) -> Attempt:
-    return Attempt(exercise_id, 1, difficulty, correct, "", "", day * DAY)
+    return Attempt(exercise_id, 1, difficulty, correct, "correct" if correct else "wrong", "",
+                   day * DAY)
 
 
-def test_review_comes_back_after_1_3_7_days() -> None:
+def _reviews(history: list[Attempt]) -> dict[str, tuple[int, float]]:
+    return fold(State(), history).reviews
+
+
+def test_review_steps_grow_and_a_miss_starts_again() -> None:
+    assert REVIEW_STEPS == tuple(h * HOUR for h in (4, 24, 72, 168, 336, 720, 2160, 4320))
     history = [_a("01.01", False, 0)]
-    assert learner.review_schedule(history) == {"01.01": 1 * DAY}
+    assert _reviews(history) == {"01.01": (0, 4 * HOUR)}
+    history.append(_a("01.01", True, 0.01))  # solved again at once: not a review yet
+    assert _reviews(history) == {"01.01": (0, 4 * HOUR)}
     history.append(_a("01.01", True, 1))
-    assert learner.review_schedule(history) == {"01.01": 4 * DAY}
-    history.append(_a("01.01", True, 4))
-    assert learner.review_schedule(history) == {"01.01": 11 * DAY}
-    history.append(_a("01.01", True, 11))
-    assert learner.review_schedule(history) == {}
-    assert learner.review_schedule([_a("01.02", True, 0)]) == {}
+    assert _reviews(history) == {"01.01": (1, 2 * DAY)}
+    history.append(_a("01.01", False, 2))
+    assert _reviews(history) == {"01.01": (0, 2 * DAY + 4 * HOUR)}
+    for _ in REVIEW_STEPS:
+        history.append(_a("01.01", True, _reviews(history)["01.01"][1] / DAY))
+    assert _reviews(history) == {}
+    assert _reviews([_a("01.02", True, 0)]) == {"01.02": (0, 4 * HOUR)}
 
 
-def test_elo_rule() -> None:
-    # equal opponent: We = 0.5, K = 25 -> +12.5
-    assert learner.practice_rating([_a("01.01", True, 0)]) == 812
-    assert learner.practice_rating([_a("01.01", False, 0)]) == 788
-    # a repeated exercise is rated once
-    assert learner.practice_rating([_a("01.01", True, 0), _a("01.01", True, 1)]) == 812
-    # after 30 exercises K drops to 15
-    thirty = [_a(f"{i:02d}.01", True, i, difficulty=10_000) for i in range(30)]
-    assert learner.practice_rating(thirty) == 800 + 30 * 25
-    assert learner.practice_rating([*thirty, _a("99.01", True, 31, difficulty=10_000)]) == 1565
+def test_only_a_first_try_moves_the_rating() -> None:
+    one = fold(State(), [_a("01.01", True, 0)]).rating
+    assert round(one.rating) == 975 and one.rd < 350
+    tried = [_a("01.01", False, 0)] + [_a("01.01", n % 2 == 0, n / 100) for n in range(1, 30)]
+    assert fold(State(), tried).rating == fold(State(), tried[:1]).rating
+    typo = Attempt("01.02", 1, 800, False, "unparseable", "Ra", 0.0)
+    assert fold(State(), [typo]).rating == State().rating  # a typo is not a try
+
+
+def test_hints_and_the_solution_lower_what_a_success_counts() -> None:
+    plain, hint, shown = (fold(State(), [Attempt("01.01", 1, 800, True, "correct", "Ra8#", 0.0,
+                                                 hints=h, shown=s)]).rating.rating
+                          for h, s in ((0, False), (1, False), (0, True)))
+    assert plain > hint > shown > 800
+
+
+def test_a_board_answer_is_counted_in_the_answer_cell() -> None:
+    assert learner.answer("01.02", "").code == "empty"
+    learner.record_attempt("01.02", correct=True, code="correct", answer="Qh8#", lesson=1,
+                           difficulty=800)
+    said = learner.answer("01.02", "")
+    assert said.code == "counted" and said.correct and "Qh8#" in said.message
+    assert "Write your answer" not in said.message
+    learner.record_attempt("01.03", correct=False, code="wrong", answer="Kb1")
+    said = learner.answer("01.03", "")
+    assert said.code == "counted" and not said.correct and "Kb1" in said.message
+    assert len(learner.attempts()) == 2  # looking it up records nothing
 
 
 def test_progress_display(monkeypatch: pytest.MonkeyPatch) -> None:
-    history = [_a("01.01", True, 0), _a("02.01", False, 0)]
+    history = [_a("01.01", True, 0), _a("02.01", False, 1)]
     shown = learner.summarize(history, now=0.5 * DAY, lang="en")
     assert [(p.title, p.solved, p.total) for p in shown.lessons] == [
         ("Lesson 1: Mate in one", 1, 3), ("Lesson 2: Forks", 0, 2)]
-    assert shown.review == (("02.01", 1),)
-    assert "Exercises to try again:\n- Tomorrow: 02.01" in str(shown)
+    assert shown.review == (("01.01", 0), ("02.01", 0))
+    assert "Exercises to try again:\n- Today: 01.01 and 02.01" in str(shown)
     page = shown._repr_html_()
-    assert '<progress value="1" max="3"' in page and "<li>Tomorrow: 02.01</li>" in page
+    assert '<progress value="1" max="3"' in page and "<li>Today: 01.01 and 02.01</li>" in page
     assert "#b42318" not in page and "red" not in page
+    assert 'aria-label="Mate in 1: ★★★☆☆"' in page  # a skill meter
+    assert "- Mate in 1: ★★★☆☆\n- Forks: ★★☆☆☆\n" in str(shown)
+    assert "Your rating on your last days of practice: 975 → 792." in str(shown)
     zh = learner.summarize(history, now=2 * DAY, lang="zh-Hans")
-    assert "要再试一次的练习：\n- 今天：02.01" in str(zh) and "第1课：一步杀" in str(zh)
+    assert "要再试一次的练习：\n- 今天：01.01和02.01" in str(zh) and "第1课：一步杀" in str(zh)
+    assert "一步杀：★★★☆☆" in str(zh)
     assert learner.progress(lang="en").attempts == 0
     assert "You have not answered an exercise yet." in str(learner.progress(lang="en"))
 
 
 def test_rating_explained_and_plurals_right() -> None:
     one = str(learner.summarize([_a("01.01", True, 0)], now=0, lang="en"))
-    assert "Your practice rating is 812 after 1 answer.\nIt starts at 800, goes up" in one
+    assert "Your practice rating is 975 after 1 exercise.\nIt starts at 800. Only your first" in one
     two = str(learner.summarize([_a("01.01", True, 0), _a("01.02", True, 0)], now=0, lang="en"))
-    assert "after 2 answers." in two
+    assert "after 2 exercises." in two
 
 
 def test_review_dates_are_a_short_list_by_day() -> None:
-    missed = [_a(f"01.{n:02d}", False, 0) for n in range(1, 10)] + [_a("02.01", False, 2)]
+    missed = [_a(f"01.{n:02d}", False, 0) for n in range(1, 10)] + [_a("02.01", False, 4)]
     shown = learner.summarize(missed, now=1.5 * DAY, lang="en")
     review = str(shown).split("Exercises to try again:\n")[1].splitlines()
     assert review == ["- Today: 01.01, 01.02, 01.03, 01.04, 01.05, 01.06 and 3 more",
@@ -136,9 +168,11 @@ def test_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     learner.answer("01.01", "Ra8#")
     assert learner.progress_main(["--export", str(tmp_path / "me.json")]) == 0
     data = json.loads((tmp_path / "me.json").read_text(encoding="utf-8"))
-    assert data["rating"] == 809 and data["attempts"][0]["exercise_id"] == "01.01"
+    rating = data["rating"]
+    assert rating > 800 and data["attempts"][0]["exercise_id"] == "01.01"
+    assert set(data["mastery"]) == {"mate_in_1"}
     assert learner.progress_main([]) == 0
-    assert "practice rating is 809" in capsys.readouterr().out
+    assert f"practice rating is {rating}" in capsys.readouterr().out
 
 
 WRITER = """
@@ -191,7 +225,7 @@ def test_a_read_only_home_falls_back_and_says_where(
 
 def test_nowhere_to_write_keeps_answers_in_memory(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(learner, "_writable", lambda folder: False)
+    monkeypatch.setattr(store, "_writable", lambda folder: False)
     learner.answer("01.01", "Ra8#")
     assert [a.exercise_id for a in learner.attempts()] == ["01.01"]
     assert "kept only until you close this notebook" in learner.progress(lang="en").notes[0]
@@ -235,7 +269,7 @@ def test_a_store_locked_while_reading_says_so(monkeypatch: pytest.MonkeyPatch) -
     def locked(folder: Path) -> None:
         raise sqlite3.OperationalError("database is locked")
 
-    monkeypatch.setattr(learner, "_open", locked)
+    monkeypatch.setattr(store, "_open", locked)
     shown = learner.progress(lang="en")
     assert shown.attempts == 0 and "only part of your answers" in shown.notes[0]
 

@@ -237,7 +237,7 @@ def _hand_in_and_grade(page: Page, tmp_path: Path) -> None:
     page.locator(".lm-MenuBar-itemLabel", has_text="File").first.click()
     with page.expect_download() as download:
         page.locator(".lm-Menu-itemLabel", has_text="Download").first.click()
-    handed_in = tmp_path / "class" / "ada" / "00-start-here.ipynb"
+    handed_in = tmp_path / "class" / "ada" / download.value.suggested_filename  # as downloaded
     handed_in.parent.mkdir(parents=True)
     download.value.save_as(handed_in)
 

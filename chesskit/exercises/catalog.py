@@ -195,6 +195,8 @@ def exercise(exercise_id: str, *, review: bool = False) -> Exercise:
     """
     index = _index()
     key = str(exercise_id).strip()
+    if key in _SETS:  # a teacher's own set, loaded by load_bank_file (chesskit author)
+        return _SETS[key]
     if key not in index:
         raise BankError(f"There is no exercise {key!r} in the bank; ids look like \"07.03\".")
     return dataclasses.replace(index[key], review=True) if review else index[key]
@@ -289,7 +291,7 @@ def check_bank(paths: Iterable[str | pathlib.Path] | None = None) -> list[Proble
     owners: dict[str, str] = {}
     items: list[Exercise] = []
     for path in files:
-        parsed = _parse(path)
+        parsed = _parse_set(path) if is_set_file(path) else _parse(path)
         label = _label(path)
         problems += parsed.problems
         items += parsed.items
@@ -337,3 +339,74 @@ def check_bank_main(argv: list[str]) -> int:
         print(problem)
     print(f"{count_items(paths)} items checked, {len(problems)} problems")
     return 1 if problems else 0
+
+
+# ---- a teacher's own bank file (``chesskit author``), outside the course's bank ---------------
+
+SET_LESSON = 99
+"""The lesson number of a teacher's own items (no course lesson has it)."""
+_SET_ID = re.compile(r"[a-z0-9][a-z0-9-]*\.\d{2,3}")
+_SETS: dict[str, Exercise] = {}
+
+
+def is_set_file(path: pathlib.Path) -> bool:
+    """True for a teacher's own bank file: it names its ``set`` instead of a ``lesson``."""
+    try:
+        return "set" in tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+
+
+def _parse_set(path: pathlib.Path) -> _File:
+    """A set file: ``set = "club"``, ``title``, items with ids ``club.01``."""
+    label = _label(path)
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    name = str(doc["set"])
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+        return _File(None, (), (Problem(label, "", "set", "a set name is lowercase letters, "
+                                                          "digits and dashes"),))
+    items: list[Exercise] = []
+    problems: list[Problem] = []
+    for index, raw in enumerate(doc.get("item", [])):
+        item = str(raw.get("id", f"#{index + 1}"))
+        found = [(field, "this field is missing") for field in _REQUIRED if field not in raw]
+        if not found and (not _SET_ID.fullmatch(item) or not item.startswith(f"{name}.")):
+            found = [("id", f"an id of this set looks like \"{name}.01\"")]
+        if not found and any(ex.id == item for ex in items):
+            found = [("id", "this id is used twice")]
+        if not found:
+            try:
+                ex = _exercise(raw, SET_LESSON)
+            except BankError as error:
+                field, _, message = str(error).removeprefix("field ").partition(": ")
+                found = [(field, message)]
+            else:
+                fen = _fen_problem(ex)
+                found = [("fen", fen)] if fen else []
+                items += [] if found else [ex]
+        problems += [Problem(label, item, field, message) for field, message in found]
+    info = LessonInfo(SET_LESSON, name, doc.get("title", {"en": name}))
+    return _File(info, tuple(items), tuple(problems))
+
+
+def load_bank_file(path: str | pathlib.Path) -> list[Exercise]:
+    """Make the items of a teacher's own bank file known to :func:`exercise` (notebooks, the
+    grader); BankError naming the first problem when the file is broken.
+
+    A set's items are not part of the course: ``bank()``, ``lessons()`` and progress skip them.
+    """
+    file = pathlib.Path(path)
+    if not file.is_file():
+        raise BankError(f"There is no bank file {file}: keep it beside the notebook.")
+    if not is_set_file(file):
+        raise BankError(f"{file} is not a bank file made by chesskit author (no set = ...).")
+    parsed = _parse_set(file)
+    if parsed.problems:
+        raise BankError(str(parsed.problems[0]))
+    _SETS.update((ex.id, ex) for ex in parsed.items)
+    return list(parsed.items)
+
+
+def is_set_loaded(name: str) -> bool:
+    """True when items of the set ``name`` were loaded in this process."""
+    return any(key.startswith(f"{name}.") for key in _SETS)

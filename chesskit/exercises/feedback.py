@@ -12,7 +12,7 @@ from typing import Literal, get_args
 import chess
 
 Code = Literal["correct", "wrong", "illegal", "unparseable", "empty", "incomplete",
-               "not_gradable"]
+               "not_gradable", "unknown_exercise", "counted"]
 CODES: tuple[Code, ...] = get_args(Code)
 
 

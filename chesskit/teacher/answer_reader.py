@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import json
+import re
 import tokenize
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -261,16 +262,85 @@ def board_found(records: object) -> list[Found]:
             for key, value, after in triples if isinstance(key, str) and key]
 
 
+MAX_RECORD = 100_000  # characters of a board record saved as JSON text
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    """``value`` as a mapping; a JSON text (as some frontends store JSON data) is read, and
+    one too long or too deep to read is nothing."""
+    if isinstance(value, str) and len(value) <= MAX_RECORD:
+        with contextlib.suppress(ValueError, RecursionError):
+            value = json.loads(value)
+    return value if isinstance(value, Mapping) else {}
+
+
+def _shown_solution(record: Mapping[str, Any]) -> bool:
+    """Whether a board record says "Show solution" came first: anything but a real
+    ``false`` (or no flag at all) counts as shown, so ``"true"`` or ``1`` are never hidden.
+
+    >>> [_shown_solution({"after_solution": v}) for v in (False, True, "true", 1, 0)]
+    [False, True, True, True, True]
+    """
+    for key in ("after_solution", "solution_shown"):
+        if key in record and record[key] is not False:
+            return True
+    return False
+
+
+def _record(raw: object) -> tuple[str, str, bool] | None:
+    record = _mapping(raw)
+    exercise_id, answer = record.get("exercise_id"), record.get("answer")
+    if not (isinstance(exercise_id, str) and exercise_id and isinstance(answer, str)):
+        return None
+    return exercise_id, answer, _shown_solution(record)
+
+
+def _board_records(notebook: Mapping[str, Any]) -> Iterator[tuple[int, str, str, bool]]:
+    """Every board record: ``(rank, id, answer, shown)``; the answer records of cell outputs
+    in notebook order (ranks above 1 << 62, rising), then the boards' saved widget state
+    (rank: attempts)."""
+    from chesskit.widgets.boardstate import ANSWER_MIME, WIDGET_STATE
+
+    cells = notebook.get("cells")
+    place = 1 << 62
+    for cell in cells if isinstance(cells, list) else []:
+        outputs = _mapping(cell).get("outputs")
+        for output in outputs if isinstance(outputs, list) else []:
+            found = _record(_mapping(_mapping(output).get("data")).get(ANSWER_MIME))
+            if found is not None:
+                place += 1
+                yield (place, *found)
+    widgets = _mapping(_mapping(notebook.get("metadata")).get("widgets"))
+    state = _mapping(_mapping(widgets.get(WIDGET_STATE)).get("state"))
+    for model in state.values():
+        saved = _mapping(_mapping(model).get("state"))
+        found = _record(saved)
+        attempts = saved.get("attempts", 0)
+        if found is not None:
+            yield (attempts if isinstance(attempts, int) and 0 <= attempts < 1 << 62
+                   else 0, *found)
+
+
 def _board_answers(notebook: Mapping[str, Any]) -> list[Found]:
-    """Answers given on the board, as ``widgets.boardstate`` records them in the notebook."""
-    try:
-        from chesskit.widgets.boardstate import board_answers
-    except ImportError:
-        return []
-    try:
-        return board_found(board_answers(notebook))
-    except Exception:  # a damaged board record must not stop the batch
-        return []
+    """Answers given on the board, as ``widgets.boardstate`` records them in the notebook.
+
+    The last answer that is not blank in the cell outputs wins (an older notebook's widget
+    state only where the outputs have none: the board with most attempts); "Show solution"
+    counts when any record of the exercise says so, so a later forged ``false`` never hides
+    a ``true``.  A record that is malformed or nested too deep is skipped, never the others.
+    """
+    best: dict[str, tuple[int, str]] = {}
+    shown: set[str] = set()
+    for rank, exercise_id, answer, after in _board_records(notebook):
+        if after:
+            shown.add(exercise_id)
+        if not answer.strip():
+            continue
+        if exercise_id not in best or (rank, answer) >= best[exercise_id]:
+            best[exercise_id] = (rank, answer)
+    ids = sorted(best.keys() | shown)
+    return [Found(i, _capped(best[i][1]) if i in best else "", "board", i in shown)
+            for i in ids]
 
 
 def _language(notebook: Mapping[str, Any], declared: str | None) -> str:
@@ -287,13 +357,65 @@ def _language(notebook: Mapping[str, Any], declared: str | None) -> str:
 
 
 
+MAX_VALUES = 400_000  # JSON values (strings, numbers, lists, objects) in one notebook
+MAX_NESTING = 64  # lists and objects inside each other; deeper parts are read as null
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_STRUCTURE = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+def _values(data: bytes) -> int:
+    """An upper bound of the JSON values in ``data``: every value but the first of a list or
+    object follows a comma; brackets and commas inside strings are not counted (a cheap count
+    first, the exact one only when that is over the limit)."""
+    rough = data.count(b",") + data.count(b"[") + data.count(b"{")
+    if rough <= MAX_VALUES:
+        return rough
+    bare = _STRING.sub(b'""', data)
+    return bare.count(b",") + bare.count(b"[") + bare.count(b"{")
+
+
+def _flattened(data: bytes) -> bytes:
+    """``data`` with every list or object nested deeper than MAX_NESTING replaced by null,
+    so that one deep output cannot hide the rest of the notebook."""
+    pieces, at, depth, skip_from = [], 0, 0, -1
+    for match in _STRUCTURE.finditer(data):
+        token = match.group()
+        if token in (b"[", b"{"):
+            depth += 1
+            if depth > MAX_NESTING and skip_from < 0:
+                pieces.append(data[at:match.start()] + b"null")
+                skip_from = depth
+        elif token in (b"]", b"}"):
+            if skip_from == depth:
+                at, skip_from = match.end(), -1
+            depth -= 1
+    pieces.append(data[at:] if skip_from < 0 else b"")
+    return b"".join(pieces)
+
+
 def _read_notebook(name: str, data: bytes, *, lang: str | None,
                    ) -> tuple[Mapping[str, Any] | None, str | None]:
+    """The notebook in ``data``, or the note for what is wrong with it.  Memory stays
+    bounded: a notebook of more than MAX_VALUES JSON values is refused before it is built,
+    and parts nested deeper than MAX_NESTING are dropped (the rest is still read)."""
     if not name.lower().endswith(".ipynb"):
         return None, t("grading.not_notebook", lang=lang, name=name)
+    values = _values(data)
+    if values > MAX_VALUES:
+        return None, t("grading.too_complex", lang=lang, name=name, n=values,
+                       limit=MAX_VALUES)
     try:
-        notebook = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, MemoryError) as error:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        return None, t("grading.bad_json", lang=lang, name=name, error=str(error)[:80])
+    try:
+        notebook = json.loads(text)
+    except RecursionError:
+        try:
+            notebook = json.loads(_flattened(text.encode("utf-8")))
+        except (ValueError, RecursionError) as error:
+            return None, t("grading.bad_json", lang=lang, name=name, error=str(error)[:80])
+    except (json.JSONDecodeError, MemoryError) as error:
         return None, t("grading.bad_json", lang=lang, name=name, error=str(error)[:80])
     if not isinstance(notebook, Mapping) or not isinstance(notebook.get("cells"), list):
         return None, t("grading.not_notebook", lang=lang, name=name)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,7 @@ CREATE TABLE IF NOT EXISTS checks (
     key TEXT PRIMARY KEY, correct INTEGER NOT NULL, code TEXT NOT NULL, message TEXT NOT NULL,
     answer TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS aliases (old TEXT PRIMARY KEY, student TEXT NOT NULL);
 """
 _ADDED = {"students": [("name", "TEXT NOT NULL DEFAULT ''")],
           "marks": [("credit", "REAL"), ("after_solution", "INTEGER NOT NULL DEFAULT 0")]}
@@ -92,6 +94,24 @@ class StudentResult:
     handed: tuple[Handed, ...] = ()
 
 
+def _refuse_foreign(path: str | Path) -> None:
+    """GradingError unless ``path`` is new, or an ordinary file that starts like SQLite."""
+    if str(path) == ":memory:":
+        return
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise GradingError(t("grading.gradebook_foreign", path=path)) from error
+    if not stat.S_ISREG(info.st_mode):
+        raise GradingError(t("grading.gradebook_foreign", path=path))
+    with open(path, "rb") as stream:
+        head = stream.read(16)
+    if head and head != b"SQLite format 3\x00":
+        raise GradingError(t("grading.gradebook_foreign", path=path))
+
+
 def _columns(db: sqlite3.Connection, table: str) -> set[str]:
     return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
 
@@ -105,10 +125,25 @@ class Gradebook:
     """
 
     def __init__(self, path: str | Path) -> None:
+        _refuse_foreign(path)
         self._db = sqlite3.connect(str(path), isolation_level=None, timeout=60)
-        self._db.execute("PRAGMA journal_mode=DELETE")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._migrate()
+        try:
+            tables = {r[0] for r in self._db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables and not tables & {"settings", "students"}:
+                raise GradingError(t("grading.gradebook_foreign", path=path))
+            version = self.setting("schema") if "settings" in tables else None
+            if version is not None and (not version.isdigit() or int(version) > SCHEMA_VERSION):
+                raise GradingError(t("grading.gradebook_newer", path=path, version=version[:20]))
+            self._db.execute("PRAGMA journal_mode=DELETE")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._migrate()
+        except sqlite3.DatabaseError:
+            self._db.close()
+            raise GradingError(t("grading.gradebook_foreign", path=path)) from None
+        except BaseException:
+            self._db.close()
+            raise
 
     def _migrate(self) -> None:
         """Create the tables, and add the columns an older gradebook lacks (one transaction)."""
@@ -204,22 +239,39 @@ class Gradebook:
             raise
         db.execute("COMMIT")
 
-    def remove(self, student: str) -> None:
-        """Remove a student and everything graded for them; GradingError if unknown."""
-        if self.digest(student) is None:
-            raise GradingError(t("grading.no_such_student", student=student))
+    def remove(self, student: str) -> bool:
+        """Remove a student and everything graded for them (and the names that led to them);
+        False when there was no such student (removing twice changes nothing)."""
+        known = self.digest(student) is not None
         self._change([(f"DELETE FROM {table} WHERE student = ?", (student,))
-                      for table in _PER_STUDENT])
+                      for table in (*_PER_STUDENT, "aliases")])
+        return known
 
     def rename(self, old: str, new: str) -> None:
-        """Give student ``old`` the identity ``new`` (the display name follows)."""
+        """Give student ``old`` the identity ``new`` (the display name follows); later runs
+        grade the files of ``old`` into ``new``'s row."""
         if self.digest(old) is None:
             raise GradingError(t("grading.no_such_student", student=old))
         if not new.strip() or self.digest(new) is not None:
             raise GradingError(t("grading.student_exists", student=new))
         self._change([(f"UPDATE {table} SET student = ? WHERE student = ?", (new, old))
-                      for table in _PER_STUDENT]
-                     + [("UPDATE students SET name = ? WHERE student = ?", (new, new))])
+                      for table in (*_PER_STUDENT, "aliases")]
+                     + [("UPDATE students SET name = ? WHERE student = ?", (new, new)),
+                        ("DELETE FROM aliases WHERE old = ?", (new,)),
+                        ("INSERT OR REPLACE INTO aliases VALUES (?, ?)", (old, new))])
+
+    def alias(self, student: str) -> str:
+        """The identity a student found in the files has in the gradebook (after a rename).
+
+        >>> with Gradebook(":memory:") as book:
+        ...     book.record(StudentResult("Ana", "en", "d"))
+        ...     book.rename("Ana", "Ana Lee")
+        ...     book.alias("Ana")
+        'Ana Lee'
+        """
+        row = self._db.execute("SELECT student FROM aliases WHERE old = ?",
+                               (student,)).fetchone()
+        return student if row is None else str(row[0])
 
     def handed_counts(self) -> dict[str, int]:
         """Part name -> how many students handed it in."""

@@ -17,9 +17,10 @@ from typing import Any
 
 import nbformat
 
+from chesskit.errors import WorksheetError
 from chesskit.i18n import get_language, t
 from chesskit.teacher.assignment import assignment_toml, parse_assignment
-from chesskit.teacher.worksheet import sheet_name
+from chesskit.teacher.worksheet import checked_count, sheet_name
 
 
 def pick(ids: Sequence[str], *, count: int, seed: int) -> list[str]:
@@ -78,14 +79,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--due", help="2026-03-09 or 2026-03-09T08:00:00")
     args = parser.parse_args(argv)
     lang = get_language(args.lang)
+    checked_count(args.count, lang=lang)
     items = select(topic=args.topic, lesson=args.lesson, count=args.count, seed=args.seed,
                    lang=lang)
+    if not items:
+        raise WorksheetError(t("worksheet.no_items", lang=lang))
     title = title_for(topic=args.topic, lesson=args.lesson, lang=lang)
     notebook = notebook_for(items, title=title, lang=lang)
     output = Path(args.output)
     text = assignment_toml(ids=[item.id for item in items], notebook=output.name, title=title,
                            points=args.points, due=args.due)
-    parse_assignment(text)  # a due date that cannot be read stops here, before anything is written
+    parse_assignment(text)  # bad points or due date stop here, before anything is written
     output.write_text(nbformat.writes(notebook) + "\n", encoding="utf-8")
     output.with_suffix(".toml").write_text(text, encoding="utf-8")
     print(t("worksheet.homework_written", lang=lang, path=args.output, n=len(items)))

@@ -13,12 +13,14 @@ back.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import functools
 import html
+import os
 import urllib.parse
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -90,9 +92,36 @@ def _number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def _cell(text: str) -> str:
-    """Keep a spreadsheet from reading a cell as a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+MAX_CELL = 1_000  # characters of a problems cell (Excel holds 32,767); the page has them all
+
+
+def _cell(value: object) -> str:
+    """Any cell as text a spreadsheet never reads as a formula.
+
+    >>> _cell("=HYPERLINK(1)"), _cell(3)
+    ("'=HYPERLINK(1)", '3')
+    """
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r", "\n") else text
+
+
+def _problems_cell(problems: tuple[str, ...], *, lang: str) -> str:
+    """The problems of a student, summarised and capped (the full list is on their page)."""
+    text = " | ".join(problems)
+    if len(text) <= MAX_CELL:
+        return text
+    head = t("grading.problems_cut", lang=lang, n=len(problems))
+    return head + " " + text[: MAX_CELL - len(head) - 2] + "…"
+
+
+class _SafeWriter:
+    """A CSV writer whose every cell is neutralised for spreadsheets."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._writer = csv.writer(stream)
+
+    def writerow(self, row: Iterable[object]) -> None:
+        self._writer.writerow([_cell(value) for value in row])
 
 
 @functools.lru_cache(maxsize=4096)
@@ -207,6 +236,8 @@ def student_page(result: StudentResult, assignment: Assignment, marks_score: Sco
             + "\n".join(rows) + "</table>")
     notes = "".join(f"<li>{esc(p)}</li>" for p in result.problems)
     body = (f"<p>{esc(t('grading.score', lang=lang, points=_number(marks_score.points), out_of=_number(marks_score.out_of), percent=marks_score.percent))}</p>"  # noqa: E501
+            + "".join(f"<p><b>{esc(v)}</b></p>" for v in _passed(assignment, marks_score,
+                                                                   lang=lang))
             + "".join(sections)
             + (f"<h2>{esc(t('grading.problems', lang=lang))}</h2><ul>{notes}</ul>"
                if notes else ""))
@@ -253,6 +284,7 @@ class _Class:
     assignment: Assignment
     students: int = 0
     points: float = 0.0
+    passed: int = 0
     parts: dict[str, _PartTally] = field(default_factory=dict)
     items: dict[str, _ItemTally] = field(default_factory=dict)
     rows: list[str] = field(default_factory=list)
@@ -263,6 +295,7 @@ class _Class:
         shown = result.name or result.student
         self.students += 1
         self.points += got.percent
+        self.passed += bool(self.assignment.passed(got.points))
         for part in got.parts:
             tally = self.parts.setdefault(part.part, _PartTally())
             percent = 100 * part.points / part.out_of if part.out_of else 0
@@ -308,6 +341,8 @@ def class_page(tally: _Class, *, lang: str, notes: list[str]) -> str:
     head = [f"<p>{esc(t('grading.class_summary', lang=lang, students=n, out_of=_number(sum(a.points_for(i) for i in a.ids())), average=round(tally.points / n) if n else 0))}</p>"]  # noqa: E501
     if a.title:
         head.insert(0, f"<p><b>{esc(a.title)}</b></p>")
+    if a.pass_share is not None:
+        head.append(f"<p>{esc(t('grading.class_passed', lang=lang, n=tally.passed, students=n, percent=round(100 * a.pass_share)))}</p>")  # noqa: E501
     if notes:
         head.append("<ul>" + "".join(f'<li class="note">{esc(x)}</li>' for x in notes) + "</ul>")
     part_rows = []
@@ -363,21 +398,32 @@ class Written:
     problems: tuple[tuple[str, str], ...]
 
 
-def _csv_header(assignment: Assignment, *, lang: str) -> list[str]:
-    keys = ("student", "name", "language", "points", "out_of", "percent", "not_handed_in",
+_COLUMNS = ("student", "name", "language", "points", "out_of", "percent", "not_handed_in",
             "late", "after_solution", "problems")
-    return ([t(f"grading.csv_{k}", lang=lang) for k in keys]
+
+
+def _csv_header(assignment: Assignment, *, lang: str) -> list[str]:
+    passed = [t("grading.csv_passed", lang=lang)] if assignment.pass_share is not None else []
+    return ([t(f"grading.csv_{k}", lang=lang) for k in _COLUMNS] + passed
             + [p.name for p in assignment.parts] + assignment.ids())
 
 
-def _csv_row(result: StudentResult, got: Score, assignment: Assignment) -> list[object]:
+def _passed(assignment: Assignment, got: Score, *, lang: str) -> list[str]:
+    verdict = assignment.passed(got.points)
+    return [] if verdict is None else [t(f"grading.{'passed' if verdict else 'not_passed'}",
+                                         lang=lang)]
+
+
+def _csv_row(result: StudentResult, got: Score, assignment: Assignment, *,
+             lang: str) -> list[object]:
     shares = {m.exercise_id: m.share for m in result.marks}
-    return ([_cell(result.student), _cell(result.name or result.student), result.lang,
+    return ([result.student, result.name or result.student, result.lang,
              _number(got.points), _number(got.out_of), got.percent,
              " ".join(p.part for p in got.parts if not p.handed),
              " ".join(p.part for p in got.parts if p.late),
              sum(m.after_solution for m in result.marks),
-             _cell(" | ".join(result.problems))]
+             _problems_cell(result.problems, lang=lang)]
+            + _passed(assignment, got, lang=lang)
             + [_number(p.points) for p in got.parts]
             + [_number(assignment.points_for(i) * shares[i]) if i in shares else ""
                for i in assignment.ids()])
@@ -399,14 +445,13 @@ def write_outputs(book: Gradebook, assignment: Assignment, *, out: Path,
     pages: set[str] = set()
     grades, lms = out / "grades.csv", out / "lms-grades.csv"
     with _csv(grades) as g_stream, _csv(lms) as l_stream:
-        g, lm = csv.writer(g_stream), csv.writer(l_stream)
+        g, lm = _SafeWriter(g_stream), _SafeWriter(l_stream)
         g.writerow(_csv_header(assignment, lang=code))
         lm.writerow(_lms_header(assignment))
         for result in book.each_result():
             got = score(result, assignment)
-            g.writerow(_csv_row(result, got, assignment))
-            lm.writerow([_cell(result.name or result.student), _cell(result.student),
-                         _number(got.points)])
+            g.writerow(_csv_row(result, got, assignment, lang=code))
+            lm.writerow([result.name or result.student, result.student, _number(got.points)])
             (out / "report" / "students" / student_file(result.student)).write_text(
                 student_page(result, assignment, got), encoding="utf-8")
             tally.add(result, got, lang=code)
@@ -414,7 +459,8 @@ def write_outputs(book: Gradebook, assignment: Assignment, *, out: Path,
             pages.add(student_file(result.student))
         notes = list(notes)
         for note in notes:
-            g.writerow([t("grading.csv_class_note", lang=code)] + [""] * 8 + [_cell(note)])
+            g.writerow([t("grading.csv_class_note", lang=code)] + [""] * 8
+                       + [shown_note(note)])
     for stale in (out / "report" / "students").glob("*.html"):
         if stale.name not in pages:  # a student removed or renamed
             stale.unlink()
@@ -423,6 +469,21 @@ def write_outputs(book: Gradebook, assignment: Assignment, *, out: Path,
     return Written(grades, lms, index, tuple(students), tuple(tally.problems))
 
 
-def _csv(path: Path) -> IO[str]:
-    """A CSV file spreadsheets open right: UTF-8 with a byte-order mark."""
-    return path.open("w", encoding="utf-8-sig", newline="")
+def shown_note(note: str) -> str:
+    """A class note as a CSV cell: capped like a problems cell."""
+    return note if len(note) <= MAX_CELL else note[: MAX_CELL - 1] + "…"
+
+
+@contextlib.contextmanager
+def _csv(path: Path) -> Iterator[IO[str]]:
+    """A CSV file spreadsheets open right (UTF-8 with a byte-order mark), written whole or
+    not at all: it replaces ``path`` only once every row is written."""
+    partial = path.with_name(f".{path.name}.{os.getpid()}.part")
+    try:
+        with partial.open("w", encoding="utf-8-sig", newline="") as stream:
+            yield stream
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)

@@ -1,7 +1,8 @@
 """Finding a class's students and their files: folders, notebooks and LMS zip exports.
 
 Files are only listed here; their bytes are read one at a time when they are graded, and a zip
-is opened once per run.  Nothing here ever opens a link, a pipe or a device, and every bad
+is opened once per process (a worker never shares a parent's file position).  Nothing here
+ever opens a link, a pipe or a device, and every bad
 input becomes a sentence for its student while the rest of the class is still found.
 
 Exports are read as the learning platforms write them:
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import os
 import re
 import stat
@@ -55,16 +57,27 @@ class StoredFile:
     mtime: float | None = None
     index: int | None = None  # the entry's place in the zip (a name may be there twice)
     late: bool | None = None
+    inner: str | None = None  # an entry of the zip ``member`` (a zip inside the LMS zip)
+
+    @property
+    def label(self) -> str:
+        """The file's own name as the export has it (``Ana - 07-castling (1).ipynb``)."""
+        name = self.inner or self.member or self.path.name
+        return name.replace("\\", "/").rsplit("/", 1)[-1]
 
     def read(self) -> bytes | None:
         """The content, or None when it is over MAX_BYTES; OSError or BadZipFile if broken.
         A file on disk is opened only if it is a regular file (never a pipe or device)."""
         if self.member is None:
             return _read_regular(self.path)
+        if self.inner is not None:
+            nested = _nested(self.path, self.member, self.index)
+            if nested is None:
+                return None
+            with nested.zip.open(self.inner) as stream:
+                return _read_bounded(stream)
         archive = _archive(self.path)
-        info = (archive.infos[self.index] if self.index is not None
-                and self.index < len(archive.infos) else archive.zip.getinfo(self.member))
-        with archive.zip.open(info) as stream:
+        with archive.zip.open(archive.info(self.member, self.index)) as stream:
             return _read_bounded(stream)
 
 
@@ -90,8 +103,8 @@ _MOODLE_FILE = re.compile(r"(?P<name>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_(?
 _CANVAS_FILE = re.compile(
     r"(?P<name>[^\W_]+)(?P<late>_late)?_(?P<id>\d+)_(?P<attachment>\d+)_(?P<file>.+)",
     re.IGNORECASE)
-_CLASSROOM_FILE = re.compile(r"(?P<name>.+?) - (?P<file>.+\.ipynb)", re.IGNORECASE)
-_COURSE_NOTEBOOK = re.compile(r"\d\d-[\w-]+\.ipynb", re.IGNORECASE)
+_CLASSROOM_FILE = re.compile(r"(?P<name>.+) - (?P<file>(?:(?! - ).)+\.ipynb)", re.IGNORECASE)
+_COURSE_NOTEBOOK = re.compile(r"(?:[\w.-]*_)?\d\d-[\w-]+\.ipynb", re.IGNORECASE)
 
 
 def decode_name(raw: bytes) -> str:
@@ -125,16 +138,19 @@ def display_name(raw: str) -> str:
     return text if len(text) <= MAX_NAME else text[: MAX_NAME - 1] + "…"
 
 
-def student_id(raw: str) -> str:
+def student_id(raw: str, *, hashed: bool = False) -> str:
     """A safe, stable, bounded identity for a student name: the same name gives the same
-    identity on every run; a long or odd name is cut and a short hash of it added.
+    identity on every run; a long or odd name (or any name when ``hashed``: a look-alike of
+    another) is cut and a short hash of its exact spelling added.
 
     >>> student_id("Ana Lee"), len(student_id("a" * 255).encode()) <= MAX_ID_BYTES
     ('Ana Lee', True)
+    >>> student_id("(class note)")[:14]
+    '_(class note)-'
     """
     shown = display_name(raw)
     name = _cleaned(shown)
-    if name == shown and 0 < len(name.encode()) <= MAX_ID_BYTES:
+    if name == shown and 0 < len(name.encode()) <= MAX_ID_BYTES and not hashed:
         return name
     digest = hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     head = name.encode()[: MAX_ID_BYTES - 9].decode("utf-8", "ignore").rstrip(" .")
@@ -166,8 +182,25 @@ def folder_owner(folder: str, file: str = "") -> Owner:
 
 
 def _cleaned(name: str) -> str:
+    """Without characters a file name cannot hold; a reserved-looking name (``CON``, or a
+    bracketed one like the CSV's ``(class note)`` rows) escaped with ``_``."""
     name = _FORBIDDEN.sub("_", name).strip(" .")
-    return "_" + name if name.lower().partition(".")[0] in _RESERVED else name
+    reserved = name.lower().partition(".")[0] in _RESERVED or name.startswith(("(", "["))
+    return "_" + name if reserved else name
+
+
+def likeness(name: str) -> str:
+    """What a name looks like to a person: Unicode-normalised (NFKC), invisible characters
+    (zero-width spaces, controls) dropped, spaces collapsed, case folded.  Two spellings with
+    one likeness are never merged or split silently.
+
+    >>> likeness("Ana\u200b") == likeness("ANA\u00a0") == likeness("Ana")
+    True
+    """
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(" " if c.isspace() else c for c in text
+                   if unicodedata.category(c) not in ("Cf", "Cc", "Zl", "Zp") or c.isspace())
+    return " ".join(text.split()).casefold()
 
 
 def _resubmitted(name: str) -> str:
@@ -233,20 +266,47 @@ def _read_regular(path: Path) -> bytes | None:
 class _Archive:
     """An open zip and its entries, shared by every file read from it during a run."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path | IO[bytes]) -> None:
         self.zip = zipfile.ZipFile(path)
         self.infos = self.zip.infolist()
 
+    def info(self, member: str, index: int | None) -> zipfile.ZipInfo:
+        """The entry at ``index`` (a name may be there twice), else by name."""
+        if index is not None and index < len(self.infos):
+            return self.infos[index]
+        return self.zip.getinfo(member)
+
 
 @functools.lru_cache(maxsize=8)
-def _opened(path: Path, stamp: tuple[int, int, int]) -> _Archive:
+def _opened(path: Path, stamp: tuple[int, int, int], pid: int) -> _Archive:
+    del pid  # only keys the cache: a forked worker must open its own handle
     return _Archive(path)
 
 
 def _archive(path: Path) -> _Archive:
-    """The zip at ``path``, opened once while it is unchanged (a few are kept open)."""
+    """The zip at ``path``, opened once per process while it is unchanged (a few are kept
+    open).  A handle is never shared across a fork: two processes reading one file
+    descriptor move each other's file position and read each other's bytes."""
     info = path.stat()
-    return _opened(path, (info.st_size, info.st_mtime_ns, info.st_ino))
+    return _opened(path, (info.st_size, info.st_mtime_ns, info.st_ino), os.getpid())
+
+
+@functools.lru_cache(maxsize=2)
+def _nested_in(path: Path, stamp: tuple[int, int, int], pid: int, member: str,
+               index: int | None) -> _Archive | None:
+    del stamp, pid  # only key the cache
+    outer = _archive(path)
+    with outer.zip.open(outer.info(member, index)) as stream:
+        data = _read_bounded(stream)
+    return None if data is None else _Archive(io.BytesIO(data))
+
+
+def _nested(path: Path, member: str, index: int | None) -> _Archive | None:
+    """The zip stored as ``member`` of the zip at ``path`` (None when over MAX_BYTES), read
+    into memory once per process."""
+    info = path.stat()
+    return _nested_in(path, (info.st_size, info.st_mtime_ns, info.st_ino), os.getpid(),
+                      member, index)
 
 
 def _load(stored: StoredFile) -> bytes | str:
@@ -338,8 +398,13 @@ def _zip_time(info: zipfile.ZipInfo, fields: dict[int, bytes]) -> float | None:
         return None
 
 
-def _zip_entries(path: Path, *, lang: str | None) -> Iterator[_Entry]:
-    archive = _archive(path)
+def _zip_entries(path: Path, *, lang: str | None, inside: tuple[str, int] | None = None,
+                 ) -> Iterator[_Entry]:
+    """The entries of the zip at ``path`` (or of its member ``inside``, a zip handed in in
+    the LMS zip: its entries are read one level deep, below the zip's own name)."""
+    archive = _nested(path, *inside) if inside is not None else _archive(path)
+    if archive is None:
+        return
     for index, info in enumerate(archive.infos):
         fields = _extra_fields(info.extra)
         name = _zip_name(info, fields)
@@ -356,9 +421,41 @@ def _zip_entries(path: Path, *, lang: str | None) -> Iterator[_Entry]:
             yield _Entry(parts, "dir")
         elif stat.S_IFMT(mode) not in (0, stat.S_IFREG):
             yield _Entry(parts, "special")
+        elif inside is not None:
+            yield _Entry(parts, "file", info.file_size,
+                         StoredFile(path, inside[0], _zip_time(info, fields), inside[1],
+                                    inner=info.filename))
+        elif parts[-1].lower().endswith(".zip") and len(parts) <= 2:
+            yield from _nested_entries(path, info, index, parts, lang=lang)
         else:
             yield _Entry(parts, "file", info.file_size,
                          StoredFile(path, info.filename, _zip_time(info, fields), index))
+
+
+def _nested_entries(path: Path, info: zipfile.ZipInfo, index: int, parts: tuple[str, ...], *,
+                    lang: str | None) -> Iterator[_Entry]:
+    """A zip inside the LMS zip (``ana.zip``, ``Ana/work.zip``): its entries, below the
+    student it names; one that cannot be read is that student's problem."""
+    owner = parts[:-1] or (parts[-1][: -len(".zip")],)
+    refused = _Entry((owner[0], parts[-1]), "refused",
+                     problem=t("grading.bad_zip", lang=lang, name=parts[-1]))
+    if info.file_size > MAX_BYTES:
+        yield refused
+        return
+    try:
+        inner = list(_zip_entries(path, lang=lang, inside=(info.filename, index)))
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError,
+            NotImplementedError, zlib.error):
+        yield refused
+        return
+    for entry in inner:
+        if entry.kind == "refused":
+            yield _Entry((owner[0], entry.parts[-1]), "refused", problem=entry.problem)
+        elif entry.parts[-1].lower().endswith(".zip"):
+            yield _Entry((*owner, *entry.parts), "refused", problem=t(
+                "submissions.zip_too_deep", lang=lang, name=entry.parts[-1]))
+        else:
+            yield replace(entry, parts=(*owner, *entry.parts))
 
 
 def _unwrapped(entries: list[_Entry]) -> list[_Entry]:
@@ -464,21 +561,58 @@ def _pieces(path: Path, *, lang: str | None) -> Iterator[_Piece]:
         yield from _assigned([entry], root=single or "", lang=lang)
 
 
-def _newest(files: list[tuple[str, StoredFile]], *, lang: str | None,
-            ) -> tuple[list[tuple[str, StoredFile]], list[str]]:
-    """One file per name (the newest, else the last listed) and a sentence per name that was
-    handed in more than once."""
-    chosen: dict[str, StoredFile] = {}
-    twice: list[str] = []
-    for name, stored in files:
-        before = chosen.get(name)
-        if before is not None:
-            twice += [] if name in twice else [name]
-            if (before.mtime or 0) > (stored.mtime or 0) and stored.mtime is not None:
-                continue
-        chosen[name] = stored
-    problems = [t("submissions.twice", lang=lang, name=name) for name in twice]
-    return sorted(chosen.items()), problems
+def _in_order(files: list[tuple[str, StoredFile]]) -> list[tuple[str, StoredFile]]:
+    """Every copy handed in, in a fixed order; which answers count is decided when they are
+    graded, by the notebooks' content and times (never by their names)."""
+    return sorted(files, key=lambda f: (f[0], f[1].label, f[1].member or "", f[1].index or 0))
+
+
+def _identities(owners: list[Owner], *, lang: str | None,
+                ) -> tuple[dict[tuple[str, str], tuple[str, str, str]], dict[str, list[str]]]:
+    """Each ``(name, LMS key)`` as a student identity, the name it is shown by and the text
+    the identity is made of, and the
+    notes on names that look alike.
+
+    Spellings with one :func:`likeness` are the same student when the LMS gives them one key
+    (Moodle's participant number, Canvas's user id): joined and said.  Otherwise they are
+    different students: kept apart (the spelling that is exactly its shown form keeps the
+    plain identity, the others get a short hash of their exact spelling) and both flagged.
+    """
+    groups: dict[str, dict[tuple[str, str], bool]] = {}
+    for owner in owners:
+        group = groups.setdefault(likeness(owner.student), {})
+        group[owner.student, owner.key] = group.get((owner.student, owner.key), False) \
+            or owner.keyed
+    people: dict[tuple[str, str], tuple[str, str, str]] = {}
+    notes: dict[str, list[str]] = {}
+    for group in groups.values():
+        keys = {key for _, key in group if key}
+        spelled: dict[str, str] = {}
+        for key in keys:
+            spellings = sorted({raw for raw, k in group if k == key},
+                               key=lambda r: (display_name(r) != r, r))
+            spelled[key] = spellings[0]
+        shared = len(keys) > 1 or any(group.values())
+        wanted = {}
+        for raw, key in group:
+            base = spelled.get(key, raw)
+            wanted[raw, key] = (f"{base}_{key}" if shared and key else base, base)
+        distinct = sorted({w for w, _ in wanted.values()},
+                          key=lambda r: (display_name(r) != r, r))
+        ids: dict[str, str] = {}
+        for w in distinct:
+            plain = student_id(w)
+            ids[w] = plain if plain not in ids.values() else student_id(w, hashed=True)
+        for (raw, key), (w, base) in wanted.items():
+            people[raw, key] = ids[w], base, w
+        spellings = sorted({raw for raw, _ in group})
+        if len(spellings) > 1:
+            shown = ", ".join(repr(r) for r in spellings[:6])
+            for student in set(ids.values()):
+                note = ("joined" if len(ids) == 1 else "kept_apart")
+                notes.setdefault(student, []).append(t(
+                    f"submissions.{note}", lang=lang, names=shown, student=student))
+    return people, notes
 
 
 def collect(paths: Iterable[str | Path], *, lang: str | None = None,
@@ -496,32 +630,29 @@ def collect(paths: Iterable[str | Path], *, lang: str | None = None,
     loose: list[tuple[str, str]] = []
     renamed: dict[str, str] = {}
     pieces = [piece for path in paths for piece in _pieces(Path(path), lang=lang)]
-    keys: dict[str, set[str]] = {}
-    for piece in pieces:
-        keys.setdefault(piece.owner.student, set()).add(piece.owner.key)
+    people, notes = _identities([p.owner for p in pieces if display_name(p.owner.student)],
+                                lang=lang)
     for piece in pieces:
         owner = piece.owner
         if not display_name(owner.student):
             loose.append((piece.name, piece.problem or t(
                 "grading.unsafe_student", lang=lang, name=owner.student)))
             continue
-        shared = owner.keyed or len(keys[owner.student]) > 1  # two students, one name
-        raw = f"{owner.student}_{owner.key}" if shared else owner.student
-        student = student_id(raw)
+        student, raw, made_of = people[owner.student, owner.key]
         if student not in names:
-            names[student], files[student], problems[student] = (
-                display_name(owner.student), [], [])
-            if student != display_name(raw):  # cut, or odd characters replaced
-                renamed[student] = t("submissions.renamed", lang=lang, name=display_name(raw),
-                                     student=student)
+            names[student], files[student] = display_name(raw), []
+            problems[student] = list(notes.get(student, ()))
+            if student != display_name(made_of) and student not in notes:  # cut, odd characters
+                renamed[student] = t("submissions.renamed", lang=lang,
+                                     name=display_name(made_of), student=student)
         if piece.problem:
             problems[student].append(piece.problem)
         if piece.stored is not None:
             files[student].append((piece.name, piece.stored))
     found = []
     for student in sorted(files):
-        kept, twice = _newest(files[student], lang=lang)
-        said = problems[student] + twice
+        kept = _in_order(files[student])
+        said = list(problems[student])
         if not kept and not said:
             said.append(t("submissions.nothing", lang=lang, name=names[student]))
         said = ([renamed[student]] if student in renamed else []) + said

@@ -143,6 +143,20 @@ def select(*, lesson: int | None = None, topic: str | None = None, count: int = 
     return catalog.matching(lesson=lesson, topic=topic, lang=lang)[:count]
 
 
+MAX_COUNT = 500  # exercises on one worksheet or homework
+
+
+def checked_count(count: int, *, lang: str | None = None) -> int:
+    """``count`` if it is 1 to MAX_COUNT; WorksheetError otherwise.
+
+    >>> checked_count(12)
+    12
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+        raise WorksheetError(t("worksheet.bad_count", lang=lang, n=count, most=MAX_COUNT))
+    return count
+
+
 def sheet_name(*, lesson: int | None, topic: str | None, lang: str | None = None) -> str:
     """The name of a set of exercises: "Lesson 12 · fork" (the worksheet's title otherwise).
 
@@ -168,7 +182,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not (args.output or args.png):
         parser.error(t("worksheet.cli_nothing"))
+    checked_count(args.count, lang=args.lang)
     items = select(lesson=args.lesson, topic=args.topic, count=args.count, lang=args.lang)
+    if not items:
+        raise WorksheetError(t("worksheet.no_items", lang=args.lang))
     if args.output:
         Path(args.output).write_bytes(worksheet(
             items, per_page=args.per_page, lang=args.lang, answers=args.answers,

@@ -1,0 +1,180 @@
+"""The live classroom in Chromium: the teacher's page and two students' pages (laptop mode).
+
+A laptop classroom runs in this process (``tests/_classroom.py``); each page is its own browser
+context (its own storage, as on its own tablet).  The students join with the code, the teacher
+opens a round, a student's click-click and another's drag appear as weighted arrows on the
+teacher's board, a typed illegal move gets the server's sentence, and closing the round shows
+the solution on every board.  Every wait is event-driven with a generous limit; screenshots go
+to ``$CHESSKIT_SHOTS`` (default: a temp folder) to be looked at.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _classroom import Laptop, running_classroom
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+MS = 60_000
+"""Milliseconds any wait may take (each ends as soon as its event happens)."""
+MATE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+"""White mates with Ra8#: a judged free position (the service finds the mate in one)."""
+pytestmark = pytest.mark.browser
+
+if not os.access(CHROMIUM, os.X_OK):
+    pytest.skip("needs Debian's chromium at /usr/bin/chromium", allow_module_level=True)
+pytest.importorskip("playwright.sync_api", reason="needs playwright for Python")
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+
+SHOTS = Path(os.environ.get("CHESSKIT_SHOTS") or tempfile.mkdtemp(prefix="chesskit-shots-"))
+
+
+@pytest.fixture(scope="module")
+def laptop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Laptop]:
+    with running_classroom(tmp_path_factory.mktemp("classroom") / "classroom.sqlite") as room:
+        yield room
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def page_of(browser: Browser, *, width: int, height: int, locale: str = "en") -> Page:
+    """A page in a context of its own (a tablet of its own), failing on any script error."""
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(MS)
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def square_centre(page: Page, square: str, *, within: str = ".ckc-board svg") -> tuple[float,
+                                                                                      float]:
+    """Where a square of the board is on the page (the board drawn for the side to move)."""
+    box: Any = page.eval_on_selector(within, """(svg, sq) => {
+        const b = svg.getBoundingClientRect(), k = b.width / 377;
+        const black = (svg.closest('.ckc') || document).dataset.orientation === 'black';
+        const f = 'abcdefgh'.indexOf(sq[0]), r = +sq[1] - 1;
+        const col = black ? 7 - f : f, row = black ? r : 7 - r;
+        return [b.left + (16 + col * 45 + 22.5) * k, b.top + (1 + row * 45 + 22.5) * k];
+    }""", square)
+    return float(box[0]), float(box[1])
+
+
+def click(page: Page, square: str) -> None:
+    x, y = square_centre(page, square)
+    page.mouse.click(x, y)
+
+
+def drag(page: Page, source: str, target: str) -> None:
+    (x1, y1), (x2, y2) = square_centre(page, source), square_centre(page, target)
+    page.mouse.move(x1, y1)
+    page.mouse.down()
+    page.mouse.move((x1 + x2) / 2, (y1 + y2) / 2, steps=4)
+    page.mouse.move(x2, y2, steps=4)
+    page.mouse.up()
+
+
+def join(page: Page, laptop: Laptop, name: str) -> None:
+    page.goto(laptop.url)
+    page.fill("#ckc-code", laptop.code.lower())  # typed in lower case: still right
+    page.fill("#ckc-name", name)
+    page.click(".ckc-joinbtn")
+    page.wait_for_selector(".ckc-board svg")
+
+
+def shoot(page: Page, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def test_two_students_answer_and_the_teacher_sees_their_arrows(
+        browser: Browser, laptop: Laptop) -> None:
+    teacher = page_of(browser, width=1280, height=800)
+    teacher.goto(f"{laptop.url}teacher?token={laptop.teacher}")
+    teacher.wait_for_selector(".ckc-teacher")
+    assert "token" not in teacher.url  # the projected address bar never shows the secret
+    ana = page_of(browser, width=768, height=1024)  # a tablet
+    ming = page_of(browser, width=820, height=1180, locale="zh-CN")
+    join(ana, laptop, "Ana")
+    ming.goto(laptop.url)
+    assert ming.inner_text("label[for=ckc-code]") == "加入码"  # the tablet's language
+    join(ming, laptop, "小明")
+    shoot(ming, "student-waiting-zh")
+
+    teacher.fill(".ckc-ask .ckc-input", MATE)
+    teacher.click(".ckc-askbtn")
+    teacher.wait_for_selector(".ckc-head.ckc-open")
+    for student in (ana, ming):
+        student.wait_for_function("!document.querySelector('.ckc-send').disabled")
+    assert ming.inner_text(".ckc-prompt") and ana.inner_text(".ckc-prompt")
+
+    click(ana, "a1")  # click-click: Ra8#
+    ana.wait_for_selector(".ckc-selected")
+    click(ana, "a8")
+    ana.wait_for_selector(".ckc-arrow[data-move=a1a8]")
+    assert "Ra8#" in ana.inner_text(".ckc-msg")
+    drag(ming, "h2", "h3")  # a drag: h3, not the mate
+    ming.wait_for_selector(".ckc-arrow[data-move=h2h3]")
+    teacher.wait_for_selector(".ckc-arrow[data-move=a1a8]")
+    teacher.wait_for_selector(".ckc-arrow[data-move=h2h3]")
+    assert teacher.inner_text(".ckc-answered .ckc-n").replace(" ", "") == "2/2"
+    shoot(teacher, "teacher-two-answers")
+
+    ming.fill(".ckc-input", "Kg2")  # onto its own pawn: refused, with the reason
+    ming.click(".ckc-send")
+    ming.wait_for_selector(".ckc-msg.ckc-error")
+    shoot(ming, "student-refused-zh")
+    ming.fill(".ckc-input", "车a8")  # changes the answer, typed with the Chinese piece name
+    ming.click(".ckc-send")
+    ming.wait_for_selector(".ckc-arrow[data-move=a1a8]")
+    teacher.wait_for_function(
+        "document.querySelector('.ckc-arrow[data-move=h2h3]') === null")
+    assert teacher.inner_text(".ckc-right .ckc-n") == "2"
+
+    teacher.click(".ckc-reveal")
+    assert "小明" in teacher.inner_text(".ckc-names")
+    teacher.click(".ckc-close")
+    teacher.wait_for_selector(".ckc-head.ckc-closed")
+    for student in (ana, ming):
+        student.wait_for_selector(".ckc-msg.ckc-ok")
+        assert student.eval_on_selector(".ckc-send", "b => b.disabled")
+    assert "Ra8#" in ana.inner_text(".ckc-msg")
+    shoot(teacher, "teacher-closed")
+    shoot(ana, "student-closed-en")
+    shoot(ming, "student-closed-zh")
+    for page in (teacher, ana, ming):
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_reload_rejoins_as_the_same_student_with_the_current_round(
+        browser: Browser, laptop: Laptop) -> None:
+    status, opened = laptop.call("POST", "api/rounds", {"fen": MATE, "prompt": "Mate!"},
+                                 token=laptop.teacher)
+    assert status == 201
+    bo = page_of(browser, width=800, height=900)
+    join(bo, laptop, "Bo")
+    bo.wait_for_function("!document.querySelector('.ckc-send').disabled")
+    click(bo, "g2")
+    click(bo, "g3")
+    bo.wait_for_selector(".ckc-arrow[data-move=g2g3]")
+    bo.reload()  # the tablet went to sleep, the page came back: same name, same answer
+    bo.wait_for_selector(".ckc-arrow[data-move=g2g3]")
+    assert "Bo" in bo.inner_text(".ckc-head")
+    status, summary = laptop.call("GET", f"api/rounds/{opened['id']}/summary",
+                                  token=laptop.teacher)
+    assert [a["student"] for a in summary["answers"]] == ["Bo"]
