@@ -1,6 +1,6 @@
 """How well chesskit.rules.tactics names Lichess's themes, and how fast ``motifs`` is.
 
-Part 1, naming. The packaged Lichess sample is split by :func:`chesskit.rules.tactics.puzzle_part`:
+Part 1, naming. The packaged Lichess sample is split by ``tests/_lichess.py``'s ``puzzle_part``:
 SHA-256 of the PuzzleId, even first byte = "tuning", odd = "held-out" (the definitions were
 tuned on the first part only); "held-out, not bank" is the held-out part without the puzzles
 the exercise bank uses. For fork, pin, skewer and discovered attack it prints the number of
@@ -18,20 +18,19 @@ from __future__ import annotations
 
 import csv
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from importlib import resources
+from pathlib import Path
 
 import chess
 
-from chesskit.rules.tactics import (
-    THEMES,
-    bank_puzzles,
-    describe_motifs,
-    motifs,
-    puzzle_part,
-    theme_rates,
-)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from _lichess import NEW_THEMES, THEMES, bank_puzzles, puzzle_part, theme_rates  # noqa: E402
+
+from chesskit.rules.tactics import describe_motifs, motifs  # noqa: E402
 
 
 def _rows() -> list[dict[str, str]]:
@@ -81,11 +80,12 @@ def naming_table(rows: list[dict[str, str]]) -> None:
              for part in ("tuning", "held-out")}
     parts["held-out, not bank"] = [r for r in parts["held-out"] if r["PuzzleId"] not in bank]
     for part, chosen in parts.items():
-        for theme, rate in theme_rates(chosen).items():
+        for theme, rate in theme_rates(chosen, {**THEMES, **NEW_THEMES}).items():
             print(f"{theme:<18}{part:<20}{rate.with_theme:>5}{rate.recall_first:>8.0%}"
                   f"{rate.recall_any:>8.0%}{rate.without_theme:>8}{rate.false_any:>8.0%}"
                   f"{rate.false_first:>8.0%}")
-    print(f"themes: {', '.join(THEMES)}; first/any: recall on the first / any learner move; "
+    names = ", ".join({**THEMES, **NEW_THEMES})
+    print(f"themes: {names}; first/any: recall on the first / any learner move; "
           "false+ (false+1): tagged on any (the first) move of a puzzle without the theme")
 
 

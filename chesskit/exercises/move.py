@@ -26,7 +26,7 @@ from chesskit.exercises.common import (
 )
 from chesskit.exercises.feedback import Feedback
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Goal, Kind, Lang, Problem
-from chesskit.i18n import color_name, piece_on, t
+from chesskit.i18n import color_name, piece_on, sentences, t
 from chesskit.rules import search, values
 from chesskit.rules.explain import explain_move
 from chesskit.rules.notation import read_move
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
 MOVE_GOALS: tuple[Goal, ...] = get_args(Goal)[1:]
 MOTIF_GOALS = ("fork", "pin", "skewer", "discovered_attack", "double_check")
+WARNED_GOALS = ("check", "castle")
+"""Drill goals any such move meets: the praise adds what the move allows when it loses."""
 REVIEW_GOALS = ("mate", "win_material", "fork", "pin", "skewer", "discovered_attack",
                 "double_check", "perpetual", "best")
 """Goals whose task, in mixed review, is only "find the best move" (the idea is not named)."""
@@ -156,10 +158,55 @@ def _best_reason(board: chess.Board, move: chess.Move, reply: chess.Move | None
     mate = next(iter(search.mate_in(after, 1)), None)
     if mate is not None:
         return "best_mated", mate
+    ending = _drawn_ending(after)
+    if ending is not None:
+        return ending, None
     won, refutation = _refutation(board, move, depth=2, below=0)
     if won < 0:
         return "best_loses", refutation
     return "best", reply
+
+
+def _drawn_ending(after: chess.Board) -> str | None:
+    """The locale key suffix when the move ends the game in a draw at once, else None.
+
+    >>> _drawn_ending(chess.Board("4k3/8/8/4B3/8/8/8/4K3 b - - 0 1"))
+    'best_insufficient'
+    """
+    if after.is_stalemate():
+        return "stalemate_draw"
+    if after.is_insufficient_material():
+        return "best_insufficient"
+    return None
+
+
+def _named_opening_reason(ex: Exercise, key: str) -> str:
+    """``best_not_opening`` for a sound move that is not the opening an item asks for (items
+    with ``named_opening = true``); other keys unchanged."""
+    return "best_not_opening" if key == "best" and ex.data.get("named_opening") else key
+
+
+def praise_warning(board: chess.Board, move: chess.Move, lang: Lang) -> str:
+    """One sentence after the praise of a drill move (any check, any castling) that loses the
+    game: the opponent's mate in one, or the reply that wins 3 points or more; else "".
+
+    >>> b = chess.Board("k4r2/8/2p3P1/8/6P1/5p2/2P2Q1b/K7 w - - 0 1")
+    >>> praise_warning(b, b.parse_san("Qa7+"), "en")
+    'But be careful: after Qa7+, Black answers Kxa7 and takes the queen on a7.'
+    """
+    after = _after(board, move)
+    fields = {"san": board.san(move), "side": color_name(after.turn, lang=lang)}
+    mate = _mate_reply(board, move)
+    if mate is not None:
+        return t("exercises.praise_but_mated", lang=lang, reply=after.san(mate), **fields)
+    won, reply = search.best_defence(board, move, depth=2, safe=search.SAFE_REPLY)
+    if reply is None or won > -3:
+        return ""
+    victim = after.piece_type_at(reply.to_square)
+    if victim is None:
+        return t("exercises.praise_but_loses", lang=lang, reply=after.san(reply), **fields)
+    return t("exercises.praise_but_takes", lang=lang, reply=after.san(reply),
+             piece=piece_on(victim, reply.to_square, lang=lang), **fields)
 
 
 def _move_reason(ex: Exercise, board: chess.Board, move: chess.Move, lang: Lang) -> str:
@@ -200,6 +247,7 @@ def _move_reason(ex: Exercise, board: chess.Board, move: chess.Move, lang: Lang)
         reply = _refutation(board, move, depth=2, below=0)[1]
     if ex.goal == "best":
         key, reply = _best_reason(board, move, reply)
+        key = _named_opening_reason(ex, key)
     mate = _mate_reply(board, move) if ex.goal == "escape_check" else None
     if mate is not None:
         key, reply = "best_mated", mate
@@ -271,7 +319,10 @@ class MoveKind(Kind):
             return move
         squares = (move.from_square, move.to_square)
         if _goal_met(ex, board, move):
-            return ex._right(board.san(move), lang, describe(board, move, lang), squares)
+            detail = describe(board, move, lang)
+            if ex.goal in WARNED_GOALS:
+                detail = sentences(detail, praise_warning(board, move, lang), lang=lang)
+            return ex._right(board.san(move), lang, detail, squares)
         return ex._fb("wrong", _move_reason(ex, board, move, lang), board.san(move), squares)
 
     def solutions(self, ex: Exercise) -> list[str]:

@@ -1,4 +1,4 @@
-"""Naming what a move does: check, mate, fork, pin, skewer, discovered attack and more.
+"""Naming what a move does: check, mate, fork, pin, skewer, discovered attack, decoy and more.
 
 Every tag is computed from the position with python-chess; nothing is guessed. Material is
 counted 1 3 3 5 9; "wins" a piece means taking it comes out ahead once both sides have taken
@@ -23,8 +23,28 @@ The four tactics (none is named on a move that mates):
   (a discovered check always counts) or on a piece, pawns included, that slider wins; and the
   threat of both pieces cannot be answered.
 
-Measured against the themes of the packaged Lichess sample (``benchmarks/bench_tactics.py``;
-definitions tuned on one part, tested on the held-out part, see :func:`puzzle_part`).
+The second part's tactics (each looked for with a short search: one enemy reply, then the
+mover's strongest capture or check, :func:`_follow_up`, which must mate or win a piece):
+
+- **decoy** (attraction, 引诱): the moved piece is given away, and after the enemy takes it the
+  follow-up hits the piece that took, on the square it was lured to (a check to a king that
+  came there, or an attack on that square that is not simply taking back).
+- **deflection** (诱离): after the enemy takes the given piece, or after every answer to a
+  check, the follow-up goes to a square the answering piece guarded before it moved.
+- **removing the defender** (capturing the defender, 消除保护): the move takes a piece that
+  guarded another enemy piece, in a trade that does not win by itself, and after the
+  recapture the mover wins a piece that lost its guard.
+- **interference** (截断): the moved piece stands between an enemy slider and the enemy piece
+  it guarded, that piece can now be won, and the gain survives the best reply.
+- **clearance** (腾空): a forcing move (check, capture or a piece given away) empties a square
+  or line that another own piece then uses to mate or win a piece after the best reply.
+- **in-between move** (intermezzo, 中间着/过渡): a piece can be taken with gain, the move gives
+  check first instead, and after the reply the piece can still be taken with gain.
+- **zugzwang** (转让走子权): a quiet move after which every enemy move loses (the mover then
+  mates or wins material), though if the enemy could pass nothing would be lost.
+
+Measured against the themes of the packaged Lichess sample (``benchmarks/bench_tactics.py``,
+``tests/_lichess.py``: definitions tuned on one part, tested on the held-out part).
 
 >>> sorted(motifs("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Nc7+"))
 ['check', 'fork']
@@ -34,11 +54,8 @@ definitions tuned on one part, tested on the held-out part, see :func:`puzzle_pa
 
 from __future__ import annotations
 
-import hashlib
-import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from importlib import resources
 
 import chess
 
@@ -51,7 +68,8 @@ from chesskit.rules.values import VALUES, worth
 MOTIFS = (
     "check", "mate", "stalemate", "capture", "promotion", "en_passant", "castling", "fork",
     "pin", "skewer", "discovered_attack", "discovered_check", "double_check", "hanging",
-    "back_rank_mate", "smothered_mate",
+    "back_rank_mate", "smothered_mate", "decoy", "deflection", "removing_the_defender",
+    "interference", "clearance", "in_between_move", "zugzwang",
 )
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -539,6 +557,218 @@ class _Played:
         return _taken(self.before, self.move)
 
 
+# ---- the second part's tactics: decoy, deflection, removing the defender, interference,
+# clearance, in-between move, zugzwang. Each needs the next moves, so each is looked for with
+# a short search (one reply, then one move), and only when a cheap test says it may be there.
+
+FOLLOW_UP_GAIN = 3
+"""A follow-up counts when it mates or wins at least this much (a piece)."""
+
+
+def _follow_up(board: chess.Board, *, least: int = FOLLOW_UP_GAIN
+               ) -> tuple[chess.Move, int] | None:
+    """The side to move's strongest next move and what it wins: a mate in one first (counted
+    as ``search.MATE_SCORE``), else the capture or check that wins most (searched one reply
+    and the captures); None when nothing wins ``least`` (default :data:`FOLLOW_UP_GAIN`)."""
+    for move in search.mate_in(board, 1):
+        return move, search.MATE_SCORE
+    best: tuple[chess.Move, int] | None = None
+    for move in board.legal_moves:
+        if not (board.is_capture(move) or board.gives_check(move)):
+            continue
+        gain = search.material_gain(board, move, depth=1)
+        if gain >= least and (best is None or gain > best[1]):
+            best = move, gain
+    return best
+
+
+def _offered(p: _Played) -> list[chess.Move]:
+    """The enemy's captures of the moved piece when the move gives it away (it is worth more
+    than what it took, and the enemy can take it)."""
+    if worth(p.mover) <= p.gained() or p.mover == chess.KING:
+        return []
+    return _captures_of(p.after, p.move.to_square)
+
+
+def _lured(p: _Played, reply: chess.Move, offered: int) -> tuple[bool, bool, bool]:
+    """(paid, decoy, deflection) for one enemy ``reply`` to the move (see :func:`_lure`)."""
+    lured = reply.to_square
+    taker = p.after.piece_type_at(reply.from_square)
+    guarded = p.after.attacks_mask(reply.from_square)
+    p.after.push(reply)
+    try:
+        found = _follow_up(p.after)
+        if found is None:
+            return False, False, False
+        move, gain = found
+        given = offered if lured == p.move.to_square else 0
+        paid = gain >= search.MATE_SCORE or gain >= max(given, FOLLOW_UP_GAIN)
+        p.after.push(move)
+        hits = move.to_square != lured and (
+            (taker == chess.KING and p.after.is_check())
+            or bool(p.after.attacks_mask(move.to_square) & chess.BB_SQUARES[lured]))
+        p.after.pop()
+    finally:
+        p.after.pop()
+    decoy = paid and hits and lured == p.move.to_square
+    deflection = (paid and not hits and move.to_square != lured
+                  and bool(guarded & chess.BB_SQUARES[move.to_square]))
+    return paid, decoy, deflection
+
+
+LURE_REPLIES = 8
+"""A check is followed through every reply only when there are at most this many."""
+
+
+def _lure(p: _Played) -> tuple[bool, bool]:
+    """(decoy, deflection): the move gives the moved piece away, or gives check, and after the
+    enemy takes it (or after every answer to the check) the mover has a follow-up
+    (:func:`_follow_up`) that pays for what was given. Decoy: the follow-up hits the piece on
+    the square it was lured to (a check to a king that came there, or an attack on that square
+    that does not simply take back). Deflection: the follow-up goes to a square the answering
+    piece guarded before it moved."""
+    offered = worth(p.mover) - p.gained()  # read before any reply is pushed
+    decoy = deflection = False
+    for capture in _offered(p)[:4]:
+        _, lure_decoy, lure_deflection = _lured(p, capture, offered)
+        decoy |= lure_decoy
+        deflection |= lure_deflection
+    replies = list(p.after.legal_moves) if p.after.is_check() else []
+    if 0 < len(replies) <= LURE_REPLIES:
+        found = [_lured(p, reply, offered) for reply in replies]
+        if all(paid for paid, _, _ in found):
+            deflection |= any(hit for _, _, hit in found)
+    return decoy, deflection
+
+
+def _removes_defender(p: _Played) -> bool:
+    """The move takes a piece that guarded another enemy piece, in a trade that does not win by
+    itself; after the best recapture the mover wins the piece left without its guard."""
+    if not p.before.is_capture(p.move) or p.before.is_en_passant(p.move):
+        return False
+    if exchange(p.before, p.move.from_square, p.move.to_square) > 0:
+        return False
+    side = not p.before.turn
+    guarded = p.before.attacks_mask(p.move.to_square) & p.before.occupied_co[side]
+    ours = p.after.occupied_co[p.before.turn]
+    targets = [s for s in chess.scan_forward(guarded & ~p.before.kings)
+               if p.after.attackers_mask(p.before.turn, s) & ours]
+    if not targets:
+        return False
+    replies = _captures_of(p.after, p.move.to_square)
+    for reply in replies[:3]:
+        p.after.push(reply)
+        won = _best_gain(p.after, p.after.occupied_co[p.after.turn])
+        p.after.pop()
+        if won < FOLLOW_UP_GAIN:
+            return False
+    return bool(replies)
+
+
+def _interferes(p: _Played) -> bool:
+    """The moved piece stands between an enemy slider and the enemy piece it guarded, and now
+    that piece can be won (it could not be before)."""
+    square = p.move.to_square
+    side = not p.before.turn
+    for slider in chess.scan_forward(p.after.occupied_co[side] & ~p.after.pawns & ~p.after.knights
+                                     & ~p.after.kings):
+        if not chess.BB_SQUARES[square] & chess.ray(slider, square):
+            continue
+        for behind in chess.scan_forward(p.after.occupied_co[side] & chess.ray(slider, square)
+                                         & ~p.after.kings):
+            between = chess.between(slider, behind)
+            if not between & chess.BB_SQUARES[square]:
+                continue
+            if (p.before.attacks_mask(slider) & chess.BB_SQUARES[behind]
+                    and not p.after.attacks_mask(slider) & chess.BB_SQUARES[behind]):
+                attackers = p.after.attackers_mask(p.before.turn, behind)
+                if any(exchange(p.after, a, behind) >= FOLLOW_UP_GAIN
+                       for a in chess.scan_forward(attackers)):
+                    return _wins_anyway(p)
+    return False
+
+
+def _wins_anyway(p: _Played) -> bool:
+    """Whether the move wins material against the enemy's best answer (searched shortly)."""
+    return search.best_defence(p.before, p.move, depth=2)[0] > 0
+
+
+def _clears(p: _Played) -> bool:
+    """The move empties a square or line that another own piece then uses to mate or win a
+    piece, against the enemy's best reply; that piece could not make the move before."""
+    if not (p.after.is_check() or p.before.is_capture(p.move) or _offered(p)):
+        return False
+    vacated = chess.BB_SQUARES[p.move.from_square]
+    _, reply = search.best_defence(p.before, p.move, depth=1)
+    if reply is None:
+        return False
+    p.after.push(reply)
+    try:
+        found = _follow_up(p.after)
+        if found is None:
+            return False
+        move, _ = found
+        if move.from_square == p.move.to_square or move.to_square == reply.to_square:
+            return False
+        path = chess.between(move.from_square, move.to_square) | chess.BB_SQUARES[move.to_square]
+        return bool(path & vacated)
+    finally:
+        p.after.pop()
+
+
+def _in_between(p: _Played) -> bool:
+    """Instead of taking back a piece that can be taken with gain, the move first gives check
+    (or takes something else), and the piece can still be taken with gain after the reply."""
+    if not p.after.is_check():
+        return False
+    mover = p.before.turn
+    loose = [s for s in chess.scan_forward(p.before.occupied_co[not mover] & ~p.before.kings
+                                           & ~p.before.pawns)
+             if s != p.move.to_square and any(
+                 exchange(p.before, a, s) >= FOLLOW_UP_GAIN
+                 for a in chess.scan_forward(p.before.attackers_mask(mover, s)))]
+    if not loose:
+        return False
+    _, reply = search.best_defence(p.before, p.move, depth=1)
+    if reply is None:
+        return False
+    p.after.push(reply)
+    try:
+        return any(p.after.piece_at(s) is not None and p.after.color_at(s) != mover
+                   and any(exchange(p.after, a, s) >= FOLLOW_UP_GAIN
+                           for a in chess.scan_forward(p.after.attackers_mask(mover, s)))
+                   for s in loose) and search.material_gain(p.before, p.move, depth=2) >= 0
+    finally:
+        p.after.pop()
+
+
+ZUGZWANG_REPLIES = 12
+"""Zugzwang is looked for only when the enemy has at most this many moves (quick to test)."""
+
+
+def _zugzwang(p: _Played) -> bool:
+    """A quiet move after which every enemy move loses (the mover then mates or wins material)
+    though nothing is threatened: if the enemy could pass, the mover would win nothing."""
+    after = p.after
+    if after.is_check() or p.gained() or after.is_game_over():
+        return False
+    replies = list(after.legal_moves)
+    if len(replies) > ZUGZWANG_REPLIES:
+        return False
+    after.push(chess.Move.null())
+    threat = _follow_up(after, least=1)
+    after.pop()
+    if threat is not None:
+        return False
+    for reply in replies:
+        after.push(reply)
+        found = None if after.is_game_over() else _follow_up(after, least=1)
+        after.pop()
+        if found is None:
+            return False
+    return True
+
+
 def _pin_tag(after: chess.Board, square: chess.Square, *, mate: bool) -> bool:
     """The moved piece makes or uses a pin; a mate counts only when a pinned piece could
     otherwise take the mating piece."""
@@ -571,6 +801,13 @@ def _tags(played: _Played) -> frozenset[str]:
         "back_rank_mate": mate and _back_rank_mate(after),
         "smothered_mate": mate and _smothered_mate(after),
     }
+    if not mate:
+        found["decoy"], found["deflection"] = _lure(played)
+        found["removing_the_defender"] = _removes_defender(played)
+        found["interference"] = _interferes(played)
+        found["clearance"] = _clears(played)
+        found["in_between_move"] = _in_between(played)
+        found["zugzwang"] = _zugzwang(played)
     return frozenset(tag for tag, present in found.items() if present)
 
 
@@ -648,6 +885,18 @@ def _capture(p: _Played, lang: str | None) -> dict[str, str]:
     return {"piece": _names(p.before, [p.move.to_square], lang)}
 
 
+def _to_square(p: _Played, lang: str | None) -> dict[str, str]:
+    return {"square": chess.square_name(p.move.to_square)}
+
+
+def _from_square(p: _Played, lang: str | None) -> dict[str, str]:
+    return {"square": chess.square_name(p.move.from_square)}
+
+
+def _moved(p: _Played, lang: str | None) -> dict[str, str]:
+    return {"piece": _names(p.after, [p.move.to_square], lang)}
+
+
 def _nothing(p: _Played, lang: str | None) -> dict[str, str]:
     return {}
 
@@ -657,7 +906,9 @@ _SENTENCES: tuple[tuple[str, _Fields], ...] = (
     ("smothered_mate", _nothing), ("back_rank_mate", _nothing), ("mate", _nothing),
     ("stalemate", _nothing), ("double_check", _nothing), ("fork", _fork),
     ("discovered_check", _discovered_check), ("pin", _pin), ("skewer", _skewer),
-    ("discovered_attack", _discovered_attack), ("promotion", _promotion),
+    ("discovered_attack", _discovered_attack), ("decoy", _to_square), ("interference", _moved),
+    ("removing_the_defender", _capture), ("clearance", _from_square), ("deflection", _nothing),
+    ("in_between_move", _nothing), ("zugzwang", _nothing), ("promotion", _promotion),
     ("en_passant", _en_passant), ("castling", _nothing), ("check", _check),
     ("capture", _capture),
 )
@@ -791,83 +1042,3 @@ answer with Qxc7.'
     piece = piece_on(played.mover, played.move.to_square, lang=lang)
     sentence = t(f"tactics.not_{key}", lang=lang, san="{san}", piece=piece, **fields)
     return sentence.replace("{san}", played.before.san(played.move))
-
-
-# ---- measuring the names against Lichess's puzzle themes ------------------------------------
-
-THEMES: dict[str, str] = {
-    "fork": "fork", "pin": "pin", "skewer": "skewer", "discoveredAttack": "discovered_attack",
-}
-"""Lichess puzzle theme -> the tag of :data:`MOTIFS` that names it."""
-
-
-def bank_puzzles() -> frozenset[str]:
-    """PuzzleIds the exercise bank uses (``source = "lichess:<id>"``).
-
-    >>> len(bank_puzzles()) > 100
-    True
-    """
-    bank = resources.files("chesskit") / "bank"
-    found: set[str] = set()
-    for entry in bank.iterdir():
-        if entry.name.endswith(".toml"):
-            found.update(re.findall(r'"lichess:(\w+)"', entry.read_text(encoding="utf-8")))
-    return frozenset(found)
-
-
-def puzzle_part(puzzle_id: str) -> str:
-    """``"held-out"`` or ``"tuning"``: the part of the Lichess sample a puzzle belongs to.
-
-    Held-out when the first byte of SHA-256(PuzzleId) is odd. The definitions of this module
-    were tuned on the other part only; the tests measure the held-out part (also without the
-    puzzles the bank uses, see :func:`bank_puzzles`).
-
-    >>> puzzle_part("000rZ"), puzzle_part("002X3")
-    ('tuning', 'held-out')
-    """
-    odd = hashlib.sha256(puzzle_id.encode()).digest()[0] % 2 == 1
-    return "held-out" if odd else "tuning"
-
-
-@dataclass(frozen=True)
-class ThemeRate:
-    """How well one tag names one Lichess theme on a set of puzzles."""
-
-    with_theme: int
-    recall_first: float
-    recall_any: float
-    without_theme: int
-    false_any: float
-    false_first: float
-
-
-def theme_rates(rows: Iterable[Mapping[str, str]]) -> dict[str, ThemeRate]:
-    """For each theme of :data:`THEMES`: recall and false positives of its tag on puzzle rows
-    (the columns of the Lichess CSV), looking at the learner's first move and at any of them.
-
-    >>> row = {"FEN": "r3k3/7p/8/1N6/8/8/8/4K3 b - - 0 1", "Moves": "h7h6 b5c7",
-    ...        "Themes": "fork"}
-    >>> theme_rates([row])["fork"].recall_first
-    1.0
-    """
-    counts = {theme: [0, 0, 0, 0, 0, 0] for theme in THEMES}
-    for row in rows:
-        board = chess.Board(row["FEN"])
-        moves = [chess.Move.from_uci(uci) for uci in row["Moves"].split()]
-        board.push(moves[0])
-        learner: list[frozenset[str]] = []
-        for index, move in enumerate(moves[1:]):
-            if index % 2 == 0:
-                learner.append(motifs(board, move))
-            board.push(move)
-        every = frozenset().union(*learner)
-        themes = set(row["Themes"].split())
-        for theme, tag in THEMES.items():
-            row_counts = counts[theme]
-            offset = 0 if theme in themes else 3
-            row_counts[offset] += 1
-            row_counts[offset + 1] += tag in learner[0]
-            row_counts[offset + 2] += tag in every
-    return {theme: ThemeRate(c[0], c[1] / max(c[0], 1), c[2] / max(c[0], 1), c[3],
-                             c[5] / max(c[3], 1), c[4] / max(c[3], 1))
-            for theme, c in counts.items()}
