@@ -36,6 +36,7 @@ import tornado.websocket
 from jupyterhub.services.auth import HubOAuth, HubOAuthCallbackHandler, HubOAuthenticated
 
 from chesskit.classroom.rounds import (
+    Judged,
     Task,
     exercise_ids,
     from_exercise,
@@ -43,7 +44,7 @@ from chesskit.classroom.rounds import (
     judge,
     solution,
 )
-from chesskit.classroom.store import Member, Round, Store, open_store
+from chesskit.classroom.store import Answer, Member, Round, Store, open_store
 from chesskit.errors import ClassroomError, LanguageError
 from chesskit.i18n import FALLBACK, normalize_language, t
 
@@ -59,6 +60,8 @@ SOCKETS_PER_USER = 4
 """Open websockets per user; a new one beyond closes the oldest."""
 SUMMARY_EVERY = 0.1
 """Seconds between two summaries pushed to the teacher while answers arrive."""
+TOKEN_SECONDS = 60
+"""How long the hub's answer about an API token is trusted (the hub's client caches as long)."""
 NAME_CHARS = 30
 """The longest student name (laptop mode)."""
 STATIC = Path(str(resources.files("chesskit"))) / "classroom" / "static"
@@ -120,13 +123,32 @@ def refuse(code: str, lang: str | None = None, **fields: object) -> ClassroomErr
 
 
 @lru_cache(maxsize=256)
+def _task(task_json: str) -> Task:
+    return Task.from_json(json.loads(task_json))
+
+
+@lru_cache(maxsize=256)
 def _solution(task_json: str) -> dict[str, Any]:
-    return solution(Task.from_json(json.loads(task_json)))
+    return solution(_task(task_json))
+
+
+@lru_cache(maxsize=8192)
+def _judge(task_json: str, text: str) -> Judged:
+    return judge(_task(task_json), text)
 
 
 def round_solution(rnd: Round) -> dict[str, Any]:
     """The solution of a round (computed once per round)."""
-    return _solution(json.dumps(rnd.task, sort_keys=True))
+    return _solution(rnd.task_json)
+
+
+def judge_answer(rnd: Round, text: str, lang: str | None) -> Judged:
+    """Judge an answer to a round; a class sends the same few texts, each is read once (a
+    refusal is read again, to say why in the student's language)."""
+    try:
+        return _judge(rnd.task_json, text.strip())
+    except ClassroomError:
+        return judge(_task(rnd.task_json), text, lang=lang)
 
 
 class Classroom:
@@ -149,6 +171,7 @@ class Classroom:
         self.buckets: dict[str, Bucket] = {}
         self.failed_joins: dict[str, Bucket] = {}
         self.members: set[tuple[str, str]] = set()
+        self.known_tokens: dict[str, tuple[float, dict[str, Any]]] = {}
         self._summary_timers: dict[str, asyncio.TimerHandle] = {}
         self._summary_sent: dict[str, float] = {}
 
@@ -190,6 +213,14 @@ class Classroom:
         if (klass, user) not in self.members:
             self.store.add_member(klass, user)
             self.members.add((klass, user))
+
+    def remember_token(self, header: str, model: dict[str, Any]) -> None:
+        """Keep what the hub said about an API token for ``TOKEN_SECONDS`` (as the hub's own
+        client does), so a class answering at once costs the hub nothing."""
+        now = time.monotonic()
+        if len(self.known_tokens) > 10_000:
+            self.known_tokens = {k: v for k, v in self.known_tokens.items() if v[0] > now}
+        self.known_tokens[header] = (now + TOKEN_SECONDS, model)
 
     def allowed(self, who: Identity) -> bool:
         """Take one request from a student's budget; False: too many (429)."""
@@ -237,7 +268,8 @@ class Classroom:
         rnd = self.store.round(round_id)
         assert rnd is not None
         for sock in self.sockets.get(klass, ()):
-            sock.send({"type": "round_opened", "round": self.round_json(rnd, sock.me)})
+            sock.send({"type": "round_opened", "round": self.round_json(rnd, sock.me,
+                                                                         answers={})})
         self.push_summary(klass, now=True)
         return rnd
 
@@ -251,8 +283,10 @@ class Classroom:
         """Tell the class that a round closed (with its solution)."""
         rnd = self.store.round(round_id)
         assert rnd is not None
+        answers = {a.student: a for a in self.store.answers(round_id)}
         for sock in self.sockets.get(rnd.klass, ()):
-            sock.send({"type": "round_closed", "round": self.round_json(rnd, sock.me)})
+            sock.send({"type": "round_closed", "round": self.round_json(rnd, sock.me,
+                                                                         answers=answers)})
         self.push_summary(rnd.klass, now=True)
         return rnd
 
@@ -269,7 +303,7 @@ class Classroom:
             raise refuse("not_current", lang, id=round_id)
         if rnd.state != "open":
             raise refuse("closed", lang, id=round_id)
-        judged = judge(Task.from_json(rnd.task), text, lang=lang)
+        judged = judge_answer(rnd, text, lang)
         try:
             self.store.answer(rnd.id, who.user, san=judged.san, uci=judged.uci,
                               correct=judged.correct)
@@ -285,13 +319,16 @@ class Classroom:
         return reply
 
     # -- what the clients see ------------------------------------------------------------
-    def round_json(self, rnd: Round, who: Identity, lang: str | None = None) -> dict[str, Any]:
-        """The round object of the protocol, as ``who`` sees it."""
-        task = Task.from_json(rnd.task)
+    def round_json(self, rnd: Round, who: Identity, lang: str | None = None, *,
+                   answers: dict[str, Answer] | None = None) -> dict[str, Any]:
+        """The round object of the protocol, as ``who`` sees it (``answers``: the round's
+        answers by student, when the caller has them already)."""
+        task = _task(rnd.task_json)
         code = lang or who.lang or FALLBACK
         mine = None
         if not who.teacher:
-            answer = self.store.answer_of(rnd.id, who.user)
+            answer = (answers.get(who.user) if answers is not None
+                      else self.store.answer_of(rnd.id, who.user))
             mine = None if answer is None else {"move": answer.san, "uci": answer.uci}
         return {"id": rnd.id, "class": rnd.klass, "state": rnd.state, "exercise": task.exercise,
                 "fen": task.fen, "turn": "white" if task.fen.split()[1] == "w" else "black",
@@ -302,7 +339,7 @@ class Classroom:
     def summary(self, rnd: Round) -> dict[str, Any]:
         """What the class answered to a round, for the teacher."""
         answers = self.store.answers(rnd.id)
-        task = Task.from_json(rnd.task)
+        task = _task(rnd.task_json)
         counts = Counter(a.san for a in answers)
         moves = dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
         connected = {s.me.user for s in self.sockets.get(rnd.klass, ()) if not s.me.teacher}
@@ -410,12 +447,19 @@ class Base(HubOAuthenticated, tornado.web.RequestHandler):
             if header.lower().startswith(("token ", "bearer ")):
                 token = header.split(None, 1)[1].strip() if " " in header else ""
             return self.room.laptop_identity(token, chosen, self.lang) if token else None
+        header = self.request.headers.get("Authorization", "")
+        known = self.room.known_tokens.get(header) if header else None
+        if known is not None and known[0] > time.monotonic():
+            return self.room.hub_identity(known[1], chosen, self.lang)
         model = await self.hub_auth.get_user(self, sync=False)
         if not model:
             return None
         if self.hub_auth.access_scopes and not self.hub_auth.check_scopes(
                 self.hub_auth.access_scopes, model):
             raise refuse("not_in_class", self.lang)
+        if header and getattr(self, "_token_authenticated", False) and \
+                not self.get_query_argument("token", ""):
+            self.room.remember_token(header, model)
         return self.room.hub_identity(model, chosen, self.lang)
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
@@ -681,12 +725,40 @@ class EventSocket(Base, tornado.websocket.WebSocketHandler):
         self.room.connect(self)
 
     def on_message(self, message: str | bytes) -> None:
+        if len(message) > MAX_BODY:
+            return
         try:
             data = json.loads(message)
         except (ValueError, UnicodeDecodeError):
             return
-        if isinstance(data, dict) and data.get("type") == "ping":
+        if not isinstance(data, dict):
+            return
+        if data.get("type") == "ping":
             self.send({"type": "pong"})
+        elif data.get("type") == "answer":
+            self.answer(data)
+
+    def answer(self, data: dict[str, Any]) -> None:
+        """An answer sent on the socket, exactly as ``POST api/rounds/<id>/answers`` takes it
+        (same checks, same budget); the reply is ``answer_ack`` or ``error``."""
+        round_id, text = data.get("round"), data.get("answer")
+        try:
+            if not self.room.allowed(self.me):
+                raise refuse("slow_down", self.lang, seconds=1)
+            if not isinstance(round_id, int) or isinstance(round_id, bool):
+                raise refuse("bad_field", self.lang, field="round",
+                             what=t("classroom.service_a_number", lang=self.lang))
+            if not isinstance(text, str) or len(text) > 200:
+                raise refuse("bad_field", self.lang, field="answer",
+                             what=t("classroom.service_a_text", lang=self.lang, limit=200))
+            self.room.answer(self.me, round_id, text, self.lang)
+        except ClassroomError as error:
+            if error.code == "store":
+                log.error("the classroom store failed: %s", error)
+                error = refuse("store_failed", self.lang, reason=str(error))
+                error.code = "store"
+            self.send({"type": "error", "round": round_id, "status": STATUS.get(error.code, 400),
+                       "error": str(error)})
 
     def on_close(self) -> None:
         self.room.disconnect(self)
@@ -804,7 +876,8 @@ def hub_classroom() -> tuple[tornado.web.Application, int, str]:
     app = make_app(room, prefix=os.environ.get("JUPYTERHUB_SERVICE_PREFIX",
                                                "/services/classroom/"), hub_auth=hub_auth,
                    cookie_secret=cookie_secret)
-    return app, url.port or 80, url.hostname or "127.0.0.1"
+    listen = os.environ.get("CHESSKIT_CLASSROOM_LISTEN") or url.hostname or "127.0.0.1"
+    return app, url.port or 80, listen
 
 
 async def _run_hub() -> None:

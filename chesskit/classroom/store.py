@@ -72,14 +72,20 @@ CREATE TABLE IF NOT EXISTS answers (
 
 @dataclass(frozen=True)
 class Round:
-    """One round as stored; ``task`` is the JSON of :class:`chesskit.classroom.rounds.Task`."""
+    """One round as stored; ``task_json`` is the JSON of
+    :class:`chesskit.classroom.rounds.Task`."""
 
     id: int
     klass: str
     state: str
-    task: dict[str, Any]
+    task_json: str
     opened: float
     closed: float | None
+
+    @property
+    def task(self) -> dict[str, Any]:
+        """The task, read from its JSON."""
+        return dict(json.loads(self.task_json))
 
 
 @dataclass(frozen=True)
@@ -269,7 +275,7 @@ class Store:
 
 
 def _round(row: sqlite3.Row | tuple[Any, ...]) -> Round:
-    return Round(int(row[0]), str(row[1]), str(row[2]), json.loads(row[3]), float(row[4]),
+    return Round(int(row[0]), str(row[1]), str(row[2]), str(row[3]), float(row[4]),
                  None if row[5] is None else float(row[5]))
 
 
