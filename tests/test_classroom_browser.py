@@ -52,9 +52,11 @@ def browser() -> Iterator[Browser]:
             chromium.close()
 
 
-def page_of(browser: Browser, *, width: int, height: int, locale: str = "en") -> Page:
+def page_of(browser: Browser, *, width: int, height: int, locale: str = "en",
+            touch: bool = False) -> Page:
     """A page in a context of its own (a tablet of its own), failing on any script error."""
-    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale,
+                                  has_touch=touch)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -167,11 +169,11 @@ def test_a_reload_rejoins_as_the_same_student_with_the_current_round(
     status, opened = laptop.call("POST", "api/rounds", {"fen": MATE, "prompt": "Mate!"},
                                  token=laptop.teacher)
     assert status == 201
-    bo = page_of(browser, width=800, height=900)
+    bo = page_of(browser, width=800, height=900, touch=True)  # a tablet: taps, no mouse
     join(bo, laptop, "Bo")
     bo.wait_for_function("!document.querySelector('.ckc-send').disabled")
-    click(bo, "g2")
-    click(bo, "g3")
+    bo.touchscreen.tap(*square_centre(bo, "g2"))
+    bo.touchscreen.tap(*square_centre(bo, "g3"))
     bo.wait_for_selector(".ckc-arrow[data-move=g2g3]")
     bo.reload()  # the tablet went to sleep, the page came back: same name, same answer
     bo.wait_for_selector(".ckc-arrow[data-move=g2g3]")
