@@ -35,6 +35,11 @@ c.Authenticator.admin_users = {"teacher"}
 c.JupyterHub.spawner_class = "simple"
 c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(state, "home", "{username}")
 c.Spawner.default_url = "/lab"
+# A busy 2-core machine (tests, a school's small server) can take a minute to start JupyterLab.
+c.Spawner.http_timeout = 120
+c.Spawner.start_timeout = 180
+if os.geteuid() == 0:  # a container running everything as root: servers start only with this
+    c.Spawner.args = ["--allow-root"]
 
 # The live classroom: a hub-managed service on its own port of 127.0.0.1, behind the proxy at
 # /services/classroom/.  Teachers are the group "teachers"; the students the group "class".

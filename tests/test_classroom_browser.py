@@ -52,9 +52,11 @@ def browser() -> Iterator[Browser]:
             chromium.close()
 
 
-def page_of(browser: Browser, *, width: int, height: int, locale: str = "en") -> Page:
+def page_of(browser: Browser, *, width: int, height: int, locale: str = "en",
+            touch: bool = False) -> Page:
     """A page in a context of its own (a tablet of its own), failing on any script error."""
-    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale,
+                                  has_touch=touch)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -108,6 +110,7 @@ def test_two_students_answer_and_the_teacher_sees_their_arrows(
     teacher.goto(f"{laptop.url}teacher?token={laptop.teacher}")
     teacher.wait_for_selector(".ckc-teacher")
     assert "token" not in teacher.url  # the projected address bar never shows the secret
+    assert laptop.code in teacher.inner_text(".ckc-joininfo")  # the code on the projector
     ana = page_of(browser, width=768, height=1024)  # a tablet
     ming = page_of(browser, width=820, height=1180, locale="zh-CN")
     join(ana, laptop, "Ana")
@@ -166,11 +169,11 @@ def test_a_reload_rejoins_as_the_same_student_with_the_current_round(
     status, opened = laptop.call("POST", "api/rounds", {"fen": MATE, "prompt": "Mate!"},
                                  token=laptop.teacher)
     assert status == 201
-    bo = page_of(browser, width=800, height=900)
+    bo = page_of(browser, width=800, height=900, touch=True)  # a tablet: taps, no mouse
     join(bo, laptop, "Bo")
     bo.wait_for_function("!document.querySelector('.ckc-send').disabled")
-    click(bo, "g2")
-    click(bo, "g3")
+    bo.touchscreen.tap(*square_centre(bo, "g2"))
+    bo.touchscreen.tap(*square_centre(bo, "g3"))
     bo.wait_for_selector(".ckc-arrow[data-move=g2g3]")
     bo.reload()  # the tablet went to sleep, the page came back: same name, same answer
     bo.wait_for_selector(".ckc-arrow[data-move=g2g3]")
@@ -178,3 +181,50 @@ def test_a_reload_rejoins_as_the_same_student_with_the_current_round(
     status, summary = laptop.call("GET", f"api/rounds/{opened['id']}/summary",
                                   token=laptop.teacher)
     assert [a["student"] for a in summary["answers"]] == ["Bo"]
+
+
+def test_next_round_on_the_teachers_page(browser: Browser, laptop: Laptop) -> None:
+    teacher = page_of(browser, width=1280, height=800)
+    teacher.goto(f"{laptop.url}teacher?token={laptop.teacher}")
+    teacher.fill(".ckc-ask .ckc-input", "06.12")
+    teacher.click(".ckc-askbtn")
+    teacher.wait_for_selector(".ckc-next:not([disabled])")  # an exercise's round is shown
+    first = teacher.inner_text(".ckc-head")
+    teacher.click(".ckc-next")
+    teacher.wait_for_function("([h]) => document.querySelector('.ckc-head').textContent !== h",
+                              arg=[first])
+    status, current = laptop.call("GET", "api/rounds/current", token=laptop.teacher)
+    assert status == 200 and current["exercise"] > "06.12"
+    assert teacher.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_boards_in_jupyterlab(browser: Browser, laptop: Laptop) -> None:
+    """The teacher's widget and a student's widget in a JupyterLab notebook (one kernel, two
+    tokens): a round opened elsewhere reaches both; a click-click on the student's board
+    appears as an arrow on the teacher's."""
+    from test_browser import click as click_square
+    from test_browser import open_and_run, running_lab
+
+    student = laptop.join("Dee")
+    with running_lab() as lab:
+        page = page_of(browser, width=1100, height=1500)
+        open_and_run(
+            lab, page, "classroom.ipynb",
+            f"room = ck.classroom.connect({laptop.url!r}, {laptop.teacher!r})\n"
+            "big = ck.classroom.teacher(size=440)\nbig",
+            "from chesskit.classroom.client import Classroom, Connection\n"
+            f"mine = Classroom(Connection({laptop.url!r}, {student!r})).join(size=360)\nmine")
+        page.wait_for_selector(".ckc-teacher")
+        status, opened = laptop.call("POST", "api/rounds", {"fen": MATE, "prompt": "Mate!"},
+                                     token=laptop.teacher)
+        assert status == 201
+        page.wait_for_selector(".ckc-teacher .ckc-head.ckc-open")
+        page.wait_for_function("[...document.querySelectorAll('.ck-prompt')]"
+                               ".some((p) => p.textContent.includes('Mate!'))")
+        click_square(page, "a1")
+        click_square(page, "a8")
+        page.wait_for_selector(".ckc-teacher .ckc-arrow[data-move=a1a8]")
+        page.wait_for_function("[...document.querySelectorAll('.ck-msg')]"
+                               ".some((m) => m.textContent.includes('Ra8#'))")
+        shoot(page, "jupyterlab-widgets")
+        assert page.errors == []  # type: ignore[attr-defined]

@@ -41,7 +41,9 @@ const CKBoard = (() => {
     out += `<line x1="${num(xt)}" y1="${num(yt)}" x2="${num(sx)}" y2="${num(sy)}" stroke="${colour}" stroke-width="${num(w)}" stroke-linecap="round"${dash}/>`;
     out += `<polygon points="${pts}" fill="${colour}"/></g>`;
     if (a.label !== undefined && a.label !== "") {
-      const mx = (xt + sx) / 2, my = (yt + sy) / 2;
+      // on the shaft; beside a short arrow, so the count never hides the piece that moves
+      const side = len < 1.5 * SQ ? 0.42 * SQ : 0;
+      const mx = (xt + (side ? xh : sx)) / 2 + uy * side, my = (yt + (side ? yh : sy)) / 2 - ux * side;
       out += `<g class="ckc-count"><circle cx="${num(mx)}" cy="${num(my)}" r="12" fill="#fff" stroke="${colour}" stroke-width="3"/>`;
       out += `<text x="${num(mx)}" y="${num(my + 6)}" text-anchor="middle" font-size="17" font-weight="bold" fill="#000">${esc(a.label)}</text></g>`;
     }

@@ -41,20 +41,17 @@
     summary();
     return true;
   };
-  // the next exercise of the bank that the class can answer with a move: the following ids,
-  // then the next lessons (the service refuses the others with a 400)
+  // the next exercise of the bank that a round can be opened from (api/exercises, in bank order)
+  let exercises = null;
   const next = async () => {
-    const m = /^(\d\d)\.(\d\d)$/.exec(state.exercise);
-    if (!m) return;
-    for (let lesson = +m[1], item = +m[2] + 1, tries = 0; lesson < 30 && tries < 80; tries++) {
-      const id = String(lesson).padStart(2, "0") + "." + String(item).padStart(2, "0");
-      const r = await conn.api("POST", "api/rounds", { exercise: id });
-      if (r.ok) { showRound(r.data); summary(); return; }
-      if (r.status !== 400) return fail(r);
-      if (item >= 60) { lesson += 1; item = 1; } else item += 1;
+    if (!exercises) {
+      const r = await conn.api("GET", "api/exercises");
+      if (!r.ok) return fail(r);
+      exercises = r.data.ids || [];
     }
-    state.message = tx("no_next");
-    update();
+    const following = exercises.find((id) => id > state.exercise);
+    if (!following) { state.message = tx("no_next"); state.message_kind = "info"; return update(); }
+    return open({ exercise: following });
   };
   const act = async (type, text) => {
     if (type === "names") { state.show_names = !state.show_names; return update(); }
