@@ -132,6 +132,8 @@ def test_puzzles_start_after_the_opponents_move() -> None:
 def test_garbage_bytes_and_huge_comments() -> None:
     with pytest.raises(SourceError, match="is not a text file"):
         decode(bytes(range(256)) * 40, name="x.pgn")
+    assert decode("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1".encode("utf-16"), name="x.txt") == (
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")  # a list saved by Windows Notepad
     big = ('[FEN "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"]\n\n{ ' + "blah " * 2_000_000
            + '} 1. Ra8# *\n\n[FEN "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1"]\n\n1. Rxd5 *\n')
     entries = read_any(big)
