@@ -132,6 +132,8 @@ def test_puzzles_start_after_the_opponents_move() -> None:
 def test_garbage_bytes_and_huge_comments() -> None:
     with pytest.raises(SourceError, match="is not a text file"):
         decode(bytes(range(256)) * 40, name="x.pgn")
+    assert decode("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1".encode("utf-16"), name="x.txt") == (
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")  # a list saved by Windows Notepad
     big = ('[FEN "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"]\n\n{ ' + "blah " * 2_000_000
            + '} 1. Ra8# *\n\n[FEN "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1"]\n\n1. Rxd5 *\n')
     entries = read_any(big)
@@ -296,3 +298,15 @@ def test_a_hundred_lichess_puzzles(tmp_path: Path) -> None:
                 scores = engine.analyse_moves(sf, board, depth=MATE_DEPTH)
                 mates = {m.uci() for m, s in scores.items() if s >= engine.MATE - plies}
                 assert {board.parse_san(san).uci() for san in ex.solutions()} == mates, ex.id
+
+
+def test_a_set_file_never_takes_a_course_id(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('set = "07"\ntitle = "x"\n\n[[item]]\nid = "07.01"\nkind = "move"\n'
+                   'goal = "mate"\nfen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"\ntopic = "mate"\n'
+                   'difficulty = 800\n', encoding="utf-8")
+    with pytest.raises(catalog.BankError, match="a set name is a lowercase letter"):
+        catalog.load_bank_file(bad)
+    assert catalog.exercise("07.01").lesson == 7
+    assert [p.field for p in catalog.check_bank([bad])] == ["set"]
+    assert author_output.set_name(tmp_path / "07") == "set-07"

@@ -345,7 +345,7 @@ def check_bank_main(argv: list[str]) -> int:
 
 SET_LESSON = 99
 """The lesson number of a teacher's own items (no course lesson has it)."""
-_SET_ID = re.compile(r"[a-z0-9][a-z0-9-]*\.\d{2,3}")
+_SET_ID = re.compile(r"[a-z][a-z0-9-]*\.\d{2,4}")
 _SETS: dict[str, Exercise] = {}
 
 
@@ -362,9 +362,9 @@ def _parse_set(path: pathlib.Path) -> _File:
     label = _label(path)
     doc = tomllib.loads(path.read_text(encoding="utf-8"))
     name = str(doc["set"])
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
-        return _File(None, (), (Problem(label, "", "set", "a set name is lowercase letters, "
-                                                          "digits and dashes"),))
+    if not re.fullmatch(r"[a-z][a-z0-9-]*", name):  # never a lesson's "07": ids stay apart
+        return _File(None, (), (Problem(label, "", "set", "a set name is a lowercase letter, "
+                                                          "then letters, digits and dashes"),))
     items: list[Exercise] = []
     problems: list[Problem] = []
     for index, raw in enumerate(doc.get("item", [])):

@@ -27,12 +27,13 @@ from typing import Any
 import chess
 import chess.engine
 
-from chesskit.errors import ChessKitError, EngineMissingError
+from chesskit.errors import ChessKitError, EngineMissingError, PositionError
 from chesskit.exercises import Exercise, bank_engine
 from chesskit.i18n import t
 from chesskit.rules import engine as stockfish
 from chesskit.rules import search
 from chesskit.rules.notation import read_move
+from chesskit.rules.position import to_board
 from chesskit.teacher.author_sources import Source
 
 MAX_MATE = 3
@@ -73,17 +74,12 @@ class _Refused(Exception):
 
 
 def _position(src: Source) -> chess.Board:
-    """The source's position, or _Refused naming what makes it illegal."""
+    """The source's position, or _Refused naming what makes it illegal (a game position: both
+    kings, the side to move not giving check ...)."""
     try:
-        board = chess.Board(src.fen)
-    except ValueError:
-        raise _Refused("bad_fen", fen=src.fen[:60]) from None
-    status = board.status()
-    if status != chess.STATUS_VALID:
-        flags = [name.removeprefix("STATUS_").lower().replace("_", " ")
-                 for name in dir(chess) if name.startswith("STATUS_") and name != "STATUS_VALID"
-                 and status & getattr(chess, name)]
-        raise _Refused("illegal", why=", ".join(sorted(flags)))
+        board = to_board(src.fen, allow_drill=False)
+    except PositionError as error:
+        raise _Refused("illegal", why=str(error)) from None
     if board.is_game_over():
         raise _Refused("game_over")
     return board

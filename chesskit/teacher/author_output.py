@@ -40,13 +40,14 @@ _FIELD_ORDER = ("id", "kind", "goal", "mate_in", "gain", "answers", "fen", "topi
 
 
 def set_name(output: str | Path) -> str:
-    """The set's name from the output folder's name: lowercase letters, digits and dashes.
+    """The set's name from the output folder's name: lowercase letters, digits and dashes,
+    starting with a letter (so that no set's ids look like the course's "07.01").
 
-    >>> set_name("out/Club Game 3"), set_name("作业")
-    ('club-game-3', 'set')
+    >>> set_name("out/Club Game 3"), set_name("作业"), set_name("07")
+    ('club-game-3', 'set', 'set-07')
     """
     name = re.sub(r"[^a-z0-9]+", "-", Path(output).name.lower()).strip("-")
-    return name or "set"
+    return name if name[:1].isalpha() else "-".join(filter(None, ("set", name)))
 
 
 # ---- the bank file ------------------------------------------------------------------------

@@ -102,7 +102,7 @@ def decode(data: bytes, *, name: str) -> str:
         raise SourceError(t("author.error_too_big", name=name, mb=len(data) // 1_000_000,
                             limit=MAX_BYTES // 1_000_000))
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig")
     except UnicodeDecodeError:
         try:
             text = data.decode("cp1252")
