@@ -359,8 +359,8 @@ def _language(notebook: Mapping[str, Any], declared: str | None) -> str:
 
 MAX_VALUES = 400_000  # JSON values (strings, numbers, lists, objects) in one notebook
 MAX_NESTING = 64  # lists and objects inside each other; deeper parts are read as null
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_STRUCTURE = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+_STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"', re.DOTALL)  # possessive: no backtracking
+_STRUCTURE = re.compile(rb'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.DOTALL)
 
 
 def _values(data: bytes) -> int:
