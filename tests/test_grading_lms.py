@@ -352,3 +352,41 @@ def test_the_check_cache_follows_the_checking_code(tmp_path: Path,
     finally:
         extra.unlink()
     assert grading._bank_fingerprint() == first
+
+
+# ---------------------------------------------------------------- spreadsheets, gradebook
+
+def test_a_student_with_5000_stray_files_gets_a_capped_cell_and_a_full_page(
+        tmp_path: Path) -> None:
+    entries: dict[str, str | bytes] = {f"ana/stray{n:04d}.txt": "?" for n in range(5000)}
+    entries["ana/01-mate.ipynb"] = notebook(FULL)
+    entries["=cmd|' /C calc'!A0/01-mate.ipynb"] = notebook(FULL)
+    grading.grade([zip_of(tmp_path / "c.zip", entries)], out=tmp_path / "o")
+    text = (tmp_path / "o" / "grades.csv").read_text(encoding="utf-8-sig")
+    rows = table(tmp_path / "o")
+    assert all(len(cell) <= 32_767 for row in rows for cell in row.values())
+    ana = by_student(tmp_path / "o")["ana"]
+    assert ana["points"] == "3" and ana["problems"].startswith("5000 problems")
+    assert len(ana["problems"]) <= 1_000
+    page = (tmp_path / "o" / "report" / "students" / "ana.html").read_text(encoding="utf-8")
+    assert page.count("<li>") == 5000
+    assert "\n=" not in text and ",=" not in text and "'=cmd" in text
+
+
+def test_rename_then_regrade_keeps_one_row_and_remove_twice_is_idempotent(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from chesskit import cli
+    for who in ("Ana", "Dev"):
+        (tmp_path / "class" / who).mkdir(parents=True)
+        (tmp_path / "class" / who / "01-mate.ipynb").write_text(notebook(FULL),
+                                                                encoding="utf-8")
+    out = tmp_path / "o"
+    grading.grade([tmp_path / "class"], out=out)
+    assert cli.main(["grade", "--out", str(out), "--rename", "Ana", "=1+1"]) == 0
+    grading.grade([tmp_path / "class" / "Ana"], out=out)
+    grading.grade([tmp_path / "class"], out=out)
+    assert sorted(by_student(out)) == ["'=1+1", "Dev"]  # one row for Ana, neutralised
+    assert cli.main(["grade", "--out", str(out), "--remove", "Dev", "--remove", "Dev"]) == 0
+    assert "Dev" not in " ".join(by_student(out))
+    assert not (out / "report" / "students" / "Dev.html").exists()
+    assert cli.main(["grade", "--out", str(out), "--remove", "Dev"]) == 0

@@ -2,8 +2,8 @@
 
 Files are only listed here; their bytes are read one at a time when they are graded, and a zip
 is opened once per process (a worker never shares a parent's file position).  Nothing here
-ever opens a link, a pipe or a device, and every bad
-input becomes a sentence for its student while the rest of the class is still found.
+ever opens a link, a pipe or a device, and every bad input becomes a sentence for its student
+while the rest of the class is still found.
 
 Exports are read as the learning platforms write them:
 
