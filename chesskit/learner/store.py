@@ -128,6 +128,7 @@ def _open(folder: Path) -> sqlite3.Connection:
         db.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
         if sys.platform != "emscripten":  # the browser's file system has no shared memory
             db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # WAL: safe from a crash of the kernel
         if str(folder) not in _checked:
             for statement in _SCHEMA:
                 db.execute(statement)
