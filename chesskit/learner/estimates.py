@@ -29,6 +29,7 @@ PRIOR = 1.0
 UNTRIED_SPREAD = 1 / math.sqrt(PRIOR) / LOGIT
 WEAK_MIN_TRIES = 2
 WEAK_SHOWN = 8
+NEWTON_STEPS = 3  # from 0, the fit moves less than a point after the third step
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def _offset(rating: float, tries: list[tuple[float, float, float]]) -> tuple[flo
     """The offset (rating points) that fits the (score, weight, difficulty) tries best, with a
     normal prior at 0 (Newton's method on the logistic likelihood), and its standard error."""
     delta = 0.0
-    for _ in range(6):
+    for _ in range(NEWTON_STEPS):
         gradient, curvature = -PRIOR * delta, PRIOR
         for score, weight, difficulty in tries:
             p = 1 / (1 + math.exp(-((rating - difficulty) * LOGIT + delta)))
