@@ -85,7 +85,7 @@ def _reviews(history: list[Attempt]) -> dict[str, tuple[int, float]]:
 
 
 def test_review_steps_grow_and_a_miss_starts_again() -> None:
-    assert REVIEW_STEPS == tuple(h * HOUR for h in (4, 24, 72, 168, 336, 720, 2160, 4320))
+    assert tuple(h * HOUR for h in (4, 24, 72, 168, 336, 720, 2160, 4320)) == REVIEW_STEPS
     history = [_a("01.01", False, 0)]
     assert _reviews(history) == {"01.01": (0, 4 * HOUR)}
     history.append(_a("01.01", True, 0.01))  # solved again at once: not a review yet

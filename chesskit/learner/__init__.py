@@ -2,7 +2,7 @@
 
 ``store`` (attempts and the model's checkpoint in SQLite), ``model`` (the fold: Glicko-2
 rating from first tries, spaced review), ``skills`` (the course's skills), ``estimates`` (the
-model as data: mastery, weak skills), ``practice`` (the next exercise), ``answering``
+model as data: mastery, weak skills), ``selection`` (the next exercise: ck.practice), ``answering``
 (``ck.answer``), ``hint`` (the IPython hook), ``view`` (``ck.progress()``) and ``command``
 (``chesskit progress``).
 
@@ -18,7 +18,7 @@ from chesskit.learner.command import progress_main
 from chesskit.learner.estimates import LearnerModel
 from chesskit.learner.hint import install_answer_hint
 from chesskit.learner.model import Attempt
-from chesskit.learner.practice import learner_model, practice
+from chesskit.learner.selection import learner_model, practice
 from chesskit.learner.skills import SKILLS
 from chesskit.learner.store import attempts, data_dir, record_attempt
 from chesskit.learner.view import Progress, progress, summarize

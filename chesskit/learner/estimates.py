@@ -1,8 +1,9 @@
 """What the learner model says: the rating, each skill's mastery, the weak skills, the reviews.
 
-A skill's estimate is the learner's rating moved by how the first tries of that skill went
-against what the rating expected (a logistic fit with a prior, so a skill tried once moves
-little); its mastery is the chance to solve a typical exercise of the skill, between 0 and 1.
+A skill's estimate is the learner's rating moved by how the first tries of that skill (and
+the reviews when they were due) went against what the rating expected (a logistic fit with a
+prior, so a skill tried once moves little); its mastery is the chance to solve a typical
+exercise of the skill, between 0 and 1.
 
 >>> from chesskit.learner.model import Attempt, State, fold
 >>> model = estimate(fold(State(), [Attempt("01.01", 1, 800, True, "correct", "Ra8#", 0.0)]),
@@ -25,8 +26,10 @@ from chesskit.learner.skills import SKILLS, bank_skills, typical_difficulty
 LOGIT = math.log(10) / 400  # logistic units per rating point
 PRIOR = 1.0
 """The prior's weight on a skill's offset: a skill tried once moves about half as far."""
+UNTRIED_SPREAD = 1 / math.sqrt(PRIOR) / LOGIT
 WEAK_MIN_TRIES = 2
 WEAK_SHOWN = 8
+NEWTON_STEPS = 3  # from 0, the fit moves less than a point after the third step
 
 
 @dataclass(frozen=True)
@@ -41,9 +44,11 @@ class LearnerModel:
     due: tuple[str, ...]
     trend: tuple[tuple[str, int], ...]
     tries: Mapping[str, int]
-    """How many first tries each skill has had."""
+    """How many checks each skill has had (first tries, and reviews when due)."""
     offsets: Mapping[str, float]
     """Each tried skill's rating minus the learner's rating (negative: weaker)."""
+    spread: Mapping[str, float]
+    """The standard error of each tried skill's offset (an untried skill: UNTRIED_SPREAD)."""
     solved: frozenset[str]
     first_tries: int
     answers: int
@@ -55,18 +60,18 @@ class LearnerModel:
         return self.rating + self.offsets.get(skill, 0.0)
 
 
-def _offset(rating: float, tries: list[tuple[float, float, float]]) -> float:
+def _offset(rating: float, tries: list[tuple[float, float, float]]) -> tuple[float, float]:
     """The offset (rating points) that fits the (score, weight, difficulty) tries best, with a
-    normal prior at 0 (Newton's method on the logistic likelihood)."""
+    normal prior at 0 (Newton's method on the logistic likelihood), and its standard error."""
     delta = 0.0
-    for _ in range(6):
+    for _ in range(NEWTON_STEPS):
         gradient, curvature = -PRIOR * delta, PRIOR
         for score, weight, difficulty in tries:
             p = 1 / (1 + math.exp(-((rating - difficulty) * LOGIT + delta)))
             gradient += weight * (score - p)
             curvature += weight * p * (1 - p)
         delta += gradient / curvature
-    return delta / LOGIT
+    return delta / LOGIT, 1 / math.sqrt(curvature) / LOGIT
 
 
 def estimate(state: State, *, now: float | None = None,
@@ -77,13 +82,16 @@ def estimate(state: State, *, now: float | None = None,
     skills = bank_skills() if skills is None else skills
     rating = state.rating.rating
     by_skill: dict[str, list[tuple[float, float, float]]] = {}
-    for exercise_id, (score, weight, difficulty, _at) in state.first.items():
+    for exercise_id, checks in state.checks.items():
+        difficulty = state.first[exercise_id][2]
         if difficulty >= 0:
             for skill in skills.get(exercise_id, ()):
-                by_skill.setdefault(skill, []).append((score, weight, difficulty))
+                by_skill.setdefault(skill, []).extend((score, weight, difficulty)
+                                                      for score, weight in checks)
     order = {skill: n for n, skill in enumerate(SKILLS)}
     tried = sorted(by_skill, key=lambda s: order.get(s, len(order)))
-    offsets = {skill: _offset(rating, by_skill[skill]) for skill in tried}
+    fitted = {skill: _offset(rating, by_skill[skill]) for skill in tried}
+    offsets = {skill: fitted[skill][0] for skill in tried}
     mastery = {skill: 1 / (1 + math.exp(-(rating + offsets[skill] - typical_difficulty(skill))
                                          * LOGIT)) for skill in tried}
     weak = sorted((s for s in tried if len(by_skill[s]) >= WEAK_MIN_TRIES and offsets[s] < 0),
@@ -94,4 +102,5 @@ def estimate(state: State, *, now: float | None = None,
                   for day, value in state.trend)
     return LearnerModel(round(rating), round(state.rating.rd), mastery, tuple(weak), due,
                         trend, {s: len(by_skill[s]) for s in tried}, offsets,
+                        {skill: fitted[skill][1] for skill in tried},
                         frozenset(state.solved), len(state.first), state.answers, state.reach)

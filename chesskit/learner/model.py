@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from chesskit.rules.ratings import Game, Glicko, glicko2
 
 START_RATING = 800
 START_RD = 350.0
+MIN_RD = 80.0
+"""The learner's RD never falls below this: a child learns fast, so the rating keeps moving."""
 ITEM_RD = 75.0
 """The uncertainty of an exercise's rating (Lichess puzzles of the sample have RD 75-100)."""
 RATED_CODES = frozenset({"correct", "wrong", "illegal"})
@@ -31,7 +33,8 @@ DAY = 86400.0
 REVIEW_STEPS = tuple(s * HOUR for s in (4, 24, 72, 168, 336, 720, 2160, 4320))
 """4 h, 1 d, 3 d, 1 w, 2 w, 1 m, 3 m, 6 m."""
 TREND_DAYS = 30
-VERSION = 1
+CHECKS_KEPT = 4
+VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,9 @@ class State:
     """exercise id -> (score, weight, difficulty, at) of its first rated try."""
     reviews: dict[str, tuple[int, float]] = field(default_factory=dict)
     """exercise id -> (step of REVIEW_STEPS, due time); gone once the last step is passed."""
+    checks: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
+    """exercise id -> (score, weight) of its first try and of each review when it was due,
+    the last CHECKS_KEPT: what the skills' mastery is measured from."""
     solved: set[str] = field(default_factory=set)
     trend: list[tuple[int, float]] = field(default_factory=list)
     """(day number, rating at the end of that day), the last TREND_DAYS days with tries."""
@@ -85,7 +91,7 @@ class State:
     def to_json(self) -> str:
         r = self.rating
         return json.dumps({"version": VERSION, "rating": [r.rating, r.rd, r.volatility],
-                           "first": self.first, "reviews": self.reviews,
+                           "first": self.first, "reviews": self.reviews, "checks": self.checks,
                            "solved": sorted(self.solved), "trend": self.trend,
                            "answers": self.answers, "reach": self.reach, "seq": self.seq},
                           separators=(",", ":"))
@@ -99,6 +105,7 @@ class State:
                 return None
             return cls(Glicko(*d["rating"]), {k: tuple(v) for k, v in d["first"].items()},
                        {k: (int(v[0]), float(v[1])) for k, v in d["reviews"].items()},
+                       {k: [(float(a), float(b)) for a, b in v] for k, v in d["checks"].items()},
                        set(d["solved"]), [(int(a), float(b)) for a, b in d["trend"]],
                        int(d["answers"]), int(d["reach"]), int(d["seq"]))
         except (ValueError, TypeError, KeyError, AttributeError):
@@ -132,14 +139,19 @@ def add(state: State, attempt: Attempt) -> None:
     if attempt.correct:
         state.solved.add(attempt.exercise_id)
     first = attempt.exercise_id not in state.first
+    review = state.reviews.get(attempt.exercise_id)
+    if first or (review is not None and attempt.at >= review[1]):
+        checks = state.checks.setdefault(attempt.exercise_id, [])
+        checks[:] = [*checks, (float(attempt.correct), success_weight(attempt))][-CHECKS_KEPT:]
     if first:
         weight = success_weight(attempt)
         difficulty = float(attempt.difficulty) if attempt.difficulty is not None else -1.0
         state.first[attempt.exercise_id] = (float(attempt.correct), weight, difficulty,
                                             attempt.at)
         if attempt.difficulty is not None:
-            state.rating = glicko2(state.rating, [Game(difficulty, ITEM_RD,
-                                                       float(attempt.correct), weight)])
+            after = glicko2(state.rating, [Game(difficulty, ITEM_RD, float(attempt.correct),
+                                                weight)])
+            state.rating = replace(after, rd=max(after.rd, MIN_RD))
             day = int(attempt.at // DAY)
             if state.trend and state.trend[-1][0] == day:
                 state.trend[-1] = (day, state.rating.rating)

@@ -128,6 +128,7 @@ def _open(folder: Path) -> sqlite3.Connection:
         db.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
         if sys.platform != "emscripten":  # the browser's file system has no shared memory
             db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # WAL: safe from a crash of the kernel
         if str(folder) not in _checked:
             for statement in _SCHEMA:
                 db.execute(statement)
@@ -177,6 +178,7 @@ def _store() -> Iterator[sqlite3.Connection | None]:
                     aside = _moved_aside(folder / STORE)
                 except OSError:
                     break  # cannot be moved: attempts are kept aside instead
+                _cached.clear()
                 _say(t("learner.store_damaged", name=aside.name))
     try:
         yield db
@@ -280,9 +282,12 @@ def record_attempt(exercise_id: str, *, correct: bool, code: str = "", answer: s
             try:
                 _flush(db)
                 db.execute(_INSERT, _row(attempt))
-                _save_state(db, _state(db)[0])
+                state, _ = _state(db)
+                if state.seq % CHECKPOINT_EVERY == 0:
+                    _save_state(db, state)
                 db.execute("COMMIT")
             except BaseException:
+                _cached.clear()
                 db.execute("ROLLBACK")
                 raise
         except sqlite3.Error:
@@ -305,17 +310,30 @@ def attempts() -> list[Attempt]:
 
 # ---------------------------------------------------------------- the model's checkpoint
 
+_cached: dict[str, State] = {}  # the model of each store as this process last saw it
+CHECKPOINT_EVERY = 50
+"""The checkpoint is rewritten after this many new attempts (the fold catches up the rest)."""
+
+
 def _state(db: sqlite3.Connection) -> tuple[State, bool]:
-    """The checkpoint with every attempt written after it folded in (a checkpoint that is
-    missing or of another version is rebuilt from all the attempts); True when it changed."""
-    row = db.execute("SELECT state FROM model WHERE id = 1").fetchone()
-    state = (State.from_json(row[0]) if row else None) or State()
+    """The model with every attempt folded in: this process's copy or the stored checkpoint
+    (missing or of another version: rebuilt from all the attempts), then the newer attempts;
+    True when the checkpoint is due to be written."""
+    key = str(_folder_for(data_dir()))
+    state = _cached.pop(key, None)
+    newest = db.execute("SELECT max(seq) FROM attempts").fetchone()[0] or 0
+    missing = False
+    if state is None or state.seq > newest:  # not seen yet, or a new store in its place
+        row = db.execute("SELECT state FROM model WHERE id = 1").fetchone()
+        state = (State.from_json(row[0]) if row else None) or State()
+        missing = row is None
     found = db.execute(f"SELECT seq, {_COLUMNS} FROM attempts WHERE seq > ? ORDER BY seq",
                        (state.seq,)).fetchall()
     fold(state, (_attempt(r[1:]) for r in found))
     if found:
         state.seq = int(found[-1][0])
-    return state, bool(found) or row is None
+    _cached[key] = state
+    return state, len(found) >= CHECKPOINT_EVERY or (missing and bool(found))
 
 
 def _save_state(db: sqlite3.Connection, state: State) -> None:
@@ -336,7 +354,10 @@ def model_state() -> State:
                     _save_state(db, state)
     if state is None and _folder_for(data_dir()) is not None:
         _say(t("learner.store_busy_reading"))
-    return fold(state or State(), _kept_aside(claim=False))
+    aside = _kept_aside(claim=False)
+    if not aside:
+        return state or State()
+    return fold(State.from_json((state or State()).to_json()) or State(), aside)
 
 
 def last_attempt(exercise_id: str) -> Attempt | None:

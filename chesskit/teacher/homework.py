@@ -77,14 +77,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worksheet", metavar="PDF", help=t("worksheet.cli_also_pdf"))
     parser.add_argument("--points", type=float, default=1.0, help=t("worksheet.cli_points"))
     parser.add_argument("--due", help="2026-03-09 or 2026-03-09T08:00:00")
+    parser.add_argument("--weak", metavar="GRADEBOOK", help=t("learner.cli_weak"))
+    parser.add_argument("--student", help=t("learner.cli_student"))
     args = parser.parse_args(argv)
     lang = get_language(args.lang)
     checked_count(args.count, lang=lang)
-    items = select(topic=args.topic, lesson=args.lesson, count=args.count, seed=args.seed,
-                   lang=lang)
+    if args.weak:  # the weakest skills of the class or of one student (teacher.skills)
+        from chesskit.teacher.skills import weak_homework
+
+        items, title = weak_homework(args.weak, student=args.student, count=args.count,
+                                     seed=args.seed, lang=lang)
+    else:
+        items = select(topic=args.topic, lesson=args.lesson, count=args.count, seed=args.seed,
+                       lang=lang)
+        title = title_for(topic=args.topic, lesson=args.lesson, lang=lang)
     if not items:
         raise WorksheetError(t("worksheet.no_items", lang=lang))
-    title = title_for(topic=args.topic, lesson=args.lesson, lang=lang)
     notebook = notebook_for(items, title=title, lang=lang)
     output = Path(args.output)
     text = assignment_toml(ids=[item.id for item in items], notebook=output.name, title=title,

@@ -30,6 +30,8 @@ from chesskit.errors import BankError
 from chesskit.i18n import get_language, localize, t
 from chesskit.teacher.assignment import Assignment, Part
 from chesskit.teacher.gradebook import Gradebook, Mark, StudentResult
+from chesskit.teacher.items import analyse, write_items
+from chesskit.teacher.skills import write_skills_page
 
 HELP_BELOW = 50  # a student under this percent on a part needs help with it
 TOP_WRONG = 3
@@ -466,6 +468,8 @@ def write_outputs(book: Gradebook, assignment: Assignment, *, out: Path,
             stale.unlink()
     index = out / "report" / "index.html"
     index.write_text(class_page(tally, lang=code, notes=notes), encoding="utf-8")
+    write_skills_page(book.each_result(), out / "report", lang=code)  # the class's skills map
+    write_items(analyse(book.each_result()), out / "items.csv")  # item analysis, re-rated
     return Written(grades, lms, index, tuple(students), tuple(tally.problems))
 
 

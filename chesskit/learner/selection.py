@@ -19,16 +19,19 @@ from collections.abc import Mapping, Sequence
 from chesskit.exercises import Exercise
 from chesskit.i18n import join_words, t
 from chesskit.learner import store
-from chesskit.learner.estimates import LOGIT, LearnerModel, estimate
+from chesskit.learner.estimates import LOGIT, UNTRIED_SPREAD, LearnerModel, estimate
 from chesskit.learner.model import State
 from chesskit.learner.skills import SKILLS, bank_skills, find_skill, skill_name
 
 TARGET = 0.75
 """The chance of success practice aims at (Math Garden's 0.75)."""
-REVIEW_SHARE = 0.3
-WEAK_SHARE = 0.3
-WEAK_SKILLS = 2
-JITTER = 0.08
+REVIEW_SHARE = 0.2
+PROBE_SHARE = 0.4
+DOUBT = 2.0
+"""Probing picks the skill whose offset could be lowest: mean minus DOUBT standard errors."""
+JITTER = 0.05
+NEAR = 0.2
+"""A skill's best new exercise is near the target when its chance is within this of it."""
 
 
 def expected_success(model: LearnerModel, exercise: Exercise,
@@ -58,6 +61,46 @@ def _scope(model: LearnerModel, skills: Mapping[str, tuple[str, ...]], *, upto: 
     return [ex for ex in practised if ex.lesson <= limit]
 
 
+def _fit(model: LearnerModel, ex: Exercise, skills: Sequence[str], rng: random.Random) -> float:
+    """How far the exercise is from the target chance (a little jitter so ties vary)."""
+    return abs(expected_success(model, ex, skills) - TARGET) + JITTER * rng.random()
+
+
+def _chance(model: LearnerModel, ex: Exercise, offset: float) -> float:
+    return 1 / (1 + math.exp(-(model.rating + offset - ex.difficulty) * LOGIT))
+
+
+def _by_skill(model: LearnerModel, pool: list[Exercise], skills: Mapping[str, tuple[str, ...]],
+              rng: random.Random, *, doubt: float = 0.0) -> dict[str, tuple[float, Exercise]]:
+    """Each skill's exercise nearest the target chance, for the skills that have one near;
+    with ``doubt``, the chance if the skill were ``doubt`` standard errors weaker."""
+    best: dict[str, tuple[float, Exercise]] = {}
+    for ex in pool:
+        jitter = JITTER * rng.random()
+        for skill in skills[ex.id]:
+            offset = model.offsets.get(skill, 0.0) - doubt * model.spread.get(skill,
+                                                                              UNTRIED_SPREAD)
+            fit = abs(_chance(model, ex, offset) - TARGET) + jitter
+            if fit < NEAR and (skill not in best or fit < best[skill][0]):
+                best[skill] = (fit, ex)
+    return best
+
+
+def _probe(model: LearnerModel, best: dict[str, tuple[float, Exercise]]) -> Exercise:
+    """An exercise of the skill that could be weakest: the lowest offset minus DOUBT standard
+    errors (a skill little tried is doubted most, so every skill gets measured and a weak one
+    keeps coming back), at the level the skill would have if it were that weak."""
+    def bound(skill: str) -> float:
+        return model.offsets.get(skill, 0.0) - DOUBT * model.spread.get(skill, UNTRIED_SPREAD)
+
+    return best[min(best, key=bound)][1]
+
+
+def _interleave(model: LearnerModel, best: dict[str, tuple[float, Exercise]]) -> Exercise:
+    """An exercise of the skill tried least (so the skills take turns)."""
+    return best[min(best, key=lambda s: (model.tries.get(s, 0), best[s][0]))][1]
+
+
 def choose(state: State, *, now: float, upto: int | None = None,
            skill: str | None = None) -> Exercise:
     """The next exercise for the model ``state`` at time ``now`` (see the module)."""
@@ -67,24 +110,22 @@ def choose(state: State, *, now: float, upto: int | None = None,
     due = set(model.due)
     new = [ex for ex in scope if ex.id not in state.first]
     review = [ex for ex in scope if ex.id in due]
-    weak = set(model.weak_skills[:WEAK_SKILLS]) if skill is None else set()
-    weak_items = [ex for ex in new + review if weak & set(skills[ex.id])]
     rng = random.Random(f"{state.seq}:{state.answers}:{upto}:{skill}")
     draw = rng.random()
     if review and draw < REVIEW_SHARE:
-        pools = [review, weak_items, new]
-    elif weak_items and draw < REVIEW_SHARE + WEAK_SHARE:
-        pools = [weak_items, new, review]
-    else:
-        pools = [new, review, weak_items]
-    pool = next((p for p in pools if p), None)
-    if pool is None:  # every exercise in reach is tried and none is due: the soonest due
+        return min(review, key=lambda ex: _fit(model, ex, skills[ex.id], rng))
+    best = _by_skill(model, new, skills, rng) if skill is None else {}
+    if best and draw < REVIEW_SHARE + PROBE_SHARE:
+        return _probe(model, {**best, **_by_skill(model, new, skills, rng, doubt=DOUBT)})
+    if best:
+        return _interleave(model, best)
+    pool = new or review
+    if not pool:  # every exercise in reach is tried and none is due: the soonest due
         waiting = [ex for ex in scope if ex.id in state.reviews]
         if waiting:
             return min(waiting, key=lambda ex: state.reviews[ex.id][1])
         pool = scope or list(_scope(model, skills, upto=None, skill=None))
-    return min(pool, key=lambda ex: abs(expected_success(model, ex, skills[ex.id]) - TARGET)
-               + JITTER * rng.random())
+    return min(pool, key=lambda ex: _fit(model, ex, skills[ex.id], rng))
 
 
 def practice(*, upto: int | None = None, skill: str | None = None,

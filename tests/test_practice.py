@@ -1,0 +1,84 @@
+"""ck.practice and ck.learner_model: the level, the lessons reached, skills, retries."""
+
+from __future__ import annotations
+
+import random
+import statistics
+from pathlib import Path
+
+import pytest
+
+import chesskit as ck
+from chesskit.learner import record_attempt, store
+from chesskit.learner.model import Attempt, State, add
+from chesskit.learner.selection import choose
+from chesskit.learner.skills import SKILLS, bank_skills, find_skill, skills_of
+
+
+@pytest.fixture(autouse=True)
+def own_store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CHESSKIT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("CHESSKIT_RECORD", raising=False)
+    monkeypatch.setattr(store, "_notes", [])
+    monkeypatch.setattr(store, "_checked", set())
+    store._folder_for.cache_clear()
+
+
+def test_every_exercise_but_the_course_ones_has_a_known_skill() -> None:
+    skills = bank_skills()
+    assert all(set(found) <= set(SKILLS) for found in skills.values())
+    assert [ex for ex in skills if not skills[ex]] == [
+        ex.id for ex in ck.bank() if ex.topic in ("course", "minigame")]
+    assert skills_of(ck.exercise("23.01"))[0] == "fork"
+    assert find_skill("Forks") == find_skill("捉双") == "fork"
+
+
+def test_practice_stays_in_the_lessons_reached_unless_asked() -> None:
+    first = ck.practice()
+    assert first.lesson == 0 and isinstance(first, ck.Exercise)
+    record_attempt("03.01", correct=True, code="correct", answer="x", lesson=3, difficulty=400)
+    assert all(ck.practice().lesson <= 3 for _ in range(3))
+    assert ck.practice(upto=12).lesson <= 12
+    assert "fork" in bank_skills()[ck.practice(skill="fork").id]  # asked for by name
+
+
+def test_an_unknown_skill_gets_a_sentence_and_an_exercise(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert isinstance(ck.practice(skill="chess"), ck.Exercise)
+    assert 'There is no skill called "chess"' in capsys.readouterr().out
+
+
+def test_the_rating_never_moves_on_a_retry() -> None:
+    record_attempt("06.01", correct=False, code="wrong", answer="Ka1", lesson=6, difficulty=399)
+    after_first = ck.learner_model()
+    for n in range(5):
+        record_attempt("06.01", correct=n % 2 == 0, code="correct" if n % 2 == 0 else "wrong",
+                       answer="x", lesson=6, difficulty=399)
+        model = ck.learner_model()
+        assert (model.rating, model.rd) == (after_first.rating, after_first.rd)
+    assert model.first_tries == 1 and model.answers == 6 and model.reach == 6
+    assert set(model.mastery) <= set(SKILLS) and all(0 <= m <= 1 for m in model.mastery.values())
+
+
+def test_simulated_learners_are_measured_and_practise_at_their_level() -> None:
+    """A small run of the benchmark's learners (the pure functions, no store)."""
+    skills = bank_skills()
+    rng = random.Random(3)
+    abilities, estimates, outcomes = [], [], []
+    for _ in range(10):
+        ability, state, now = rng.uniform(400, 1200), State(), 0.0
+        for n in range(40):
+            ex = choose(state, now=now, upto=29)
+            p = 1 / (1 + 10 ** ((ex.difficulty - ability) / 400))
+            correct = rng.random() < p
+            if n >= 20:
+                outcomes.append(correct)
+            state.seq += 1
+            add(state, Attempt(ex.id, ex.lesson, ex.difficulty, correct,
+                               "correct" if correct else "wrong", "", now))
+            now += 600
+        abilities.append(ability)
+        estimates.append(state.rating.rating)
+        assert all(state.first[e][2] >= 0 for e in state.first) and skills
+    assert statistics.correlation(abilities, estimates) > 0.8
+    assert 0.6 < sum(outcomes) / len(outcomes) < 0.9
