@@ -63,3 +63,15 @@ class EngineMissingError(ChessKitError):
     ...
     chesskit.errors.EngineMissingError: Stockfish is not installed.
     """
+
+
+class OpponentError(ChessKitError):
+    """The position does not fit the mini-game or the ending (e.g. kings in a pawn war)."""
+
+
+class LessonSourceError(ChessKitError):
+    """A lesson source that cannot be read; the message names the file and the line."""
+
+
+class SiteError(ChessKitError):
+    """The browser site cannot be built; the message says what is missing."""

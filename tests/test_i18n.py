@@ -42,9 +42,9 @@ def test_locale_files_match_english(lang: str, module: str) -> None:
 def test_every_language_is_described_and_derived_ones_are_not_written() -> None:
     folders = sorted(path.name for path in LOCALE.iterdir() if path.is_dir())
     assert list(i18n.languages()) == folders
-    assert i18n.languages() == ("en", "zh-Hans", "zh-Hant")
-    assert [i18n.language(code).name for code in i18n.languages()] == [
-        "English", "简体中文", "繁體中文"]
+    assert "en" in folders
+    names = [i18n.language(code).name for code in i18n.languages()]
+    assert all(names) and len(set(names)) == len(names), names
     for code in i18n.languages():
         written = sorted(path.name for path in (LOCALE / code).glob("*.toml"))
         if i18n.language(code).derived_from:

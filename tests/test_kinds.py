@@ -4,15 +4,25 @@ loading from a bank file and check-bank."""
 
 from __future__ import annotations
 
+import importlib
 import pathlib
 from collections.abc import Iterator
+from typing import get_args
 
 import chess
 import pytest
 
 from chesskit.errors import BankError
 from chesskit.exercises import KINDS, BoardMarks, Exercise, Feedback, Kind, catalog, registry
-from chesskit.exercises.protocol import BoardInput, Lang, Problem
+from chesskit.exercises.protocol import (
+    BoardInput,
+    KindName,
+    Lang,
+    Problem,
+    feedback,
+    field_square,
+    praise,
+)
 
 
 class ColourKind(Kind):
@@ -26,15 +36,16 @@ class ColourKind(Kind):
         return False
 
     def _colour(self, ex: Exercise) -> str:
-        return "light" if chess.BB_LIGHT_SQUARES & chess.BB_SQUARES[ex._square()] else "dark"
+        return "light" if chess.BB_LIGHT_SQUARES & chess.BB_SQUARES[field_square(ex)] else "dark"
 
     def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
         word = text.lower()
         if word not in ("light", "dark"):
-            return ex._fb("unparseable", "Write light or dark.", text)
+            return feedback(ex, "unparseable", "Write light or dark.", text)
         if word == self._colour(ex):
-            return ex._right(word, lang)
-        return ex._fb("wrong", f"{ex.data['square']} is not {word}.", word, (ex._square(),))
+            return praise(ex, word, lang)
+        return feedback(ex, "wrong", f"{ex.data['square']} is not {word}.", word,
+                        (field_square(ex),))
 
     def solutions(self, ex: Exercise) -> list[str]:
         return [self._colour(ex)]
@@ -94,11 +105,15 @@ difficulty = 500
 
 
 def test_every_kind_keeps_the_protocol() -> None:
-    assert list(KINDS) == ["square", "squares", "move", "line", "choice", "count", "notation",
-                           "setup", "playout", "route", "capture_all", "protect", "check_in",
-                           "prepare", "minigame"]
+    assert tuple(KINDS) == get_args(KindName)
     for name, kind in KINDS.items():
-        assert isinstance(kind, Kind) and kind.name == name
+        module = importlib.import_module(f"chesskit.exercises.{name}")
+        assert isinstance(kind, Kind) and kind.name == name and module.KIND is kind
+
+
+def test_a_module_that_is_no_kind_is_refused() -> None:
+    with pytest.raises(TypeError, match="chesskit.exercises.model.KIND is not the Kind"):
+        registry.load_kind("model")
 
 
 def test_a_throwaway_kind_works_end_to_end(colour_kind: Kind) -> None:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from chesskit.errors import ChessKitError
+from chesskit.errors import LessonSourceError
 from chesskit.i18n import Language, language, languages, to_traditional
 
 REVIEW_ITEMS = 4
@@ -25,10 +25,6 @@ MAX_DRILLS = 12
 _FENCE = re.compile(r"^```(\w*)\s*$")
 _LANG_OPEN = re.compile(r"^:::\s*([\w-]+)\s*$")
 _FIELD = re.compile(r'(\w[\w-]*)\s*:\s*"((?:[^"\\]|\\.)*)"')
-
-
-class LessonSourceError(ChessKitError):
-    """A lesson source that cannot be read; the message names the file and the line."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 def board_svg(ex: Exercise, *, lang: Lang = None) -> BoardSvg:
     """The board of the exercise as SVG (chesskit.drawing.diagram.board), with the task's marks."""
     marks = ex.board_marks()
-    return board(ex._board, marks=dict(marks.marks) or None, arrows=list(marks.arrows) or None,
+    return board(ex.position, marks=dict(marks.marks) or None, arrows=list(marks.arrows) or None,
                  lang=lang)
 
 
@@ -34,7 +34,7 @@ def exercise_widget(ex: Exercise) -> Any:
     """The on-board widget for ``ex`` (the one lazy import of ``chesskit.widgets.board``)."""
     from chesskit.widgets.board import Board
 
-    return Board(ex._board.fen(), exercise=ex)
+    return Board(ex.position.fen(), exercise=ex)
 
 
 def live_kernel() -> bool:

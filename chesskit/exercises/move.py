@@ -25,7 +25,16 @@ from chesskit.exercises.common import (
     solution_arrow,
 )
 from chesskit.exercises.feedback import Feedback
-from chesskit.exercises.protocol import BoardInput, BoardMarks, Goal, Kind, Lang, Problem
+from chesskit.exercises.protocol import (
+    BoardInput,
+    BoardMarks,
+    Goal,
+    Kind,
+    Lang,
+    Problem,
+    feedback,
+    praise,
+)
 from chesskit.i18n import color_name, piece_on, t
 from chesskit.rules import search, values
 from chesskit.rules.explain import explain_move
@@ -239,10 +248,10 @@ def read_one_move(ex: Exercise, board: chess.Board, text: str, lang: Lang
                   ) -> chess.Move | Feedback:
     """The one legal move written, or the Feedback saying why it is not one."""
     if len(move_tokens(text)) != 1:
-        return ex._fb("unparseable", t("exercises.one_move", lang=lang), text)
+        return feedback(ex, "unparseable", t("exercises.one_move", lang=lang), text)
     verdict = explain_move(board, move_tokens(text)[0], lang=lang)
     if verdict.move is None or not verdict.legal:
-        return ex._fb(fail_code(verdict), verdict.message, text, verdict.squares)
+        return feedback(ex, fail_code(verdict), verdict.message, text, verdict.squares)
     return verdict.move
 
 
@@ -265,18 +274,18 @@ class MoveKind(Kind):
         return []
 
     def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
-        board = ex._board
+        board = ex.position
         move = read_one_move(ex, board, text, lang)
         if isinstance(move, Feedback):
             return move
         squares = (move.from_square, move.to_square)
         if _goal_met(ex, board, move):
-            return ex._right(board.san(move), lang, describe(board, move, lang), squares)
-        return ex._fb("wrong", _move_reason(ex, board, move, lang), board.san(move), squares)
+            return praise(ex, board.san(move), lang, describe(board, move, lang), squares)
+        return feedback(ex, "wrong", _move_reason(ex, board, move, lang), board.san(move), squares)
 
     def solutions(self, ex: Exercise) -> list[str]:
         """Every move that reaches the goal, best first (see :func:`best_first`)."""
-        board = ex._board
+        board = ex.position
         return best_first(board, [m for m in board.legal_moves if _goal_met(ex, board, m)])
 
     def prompt(self, ex: Exercise, lang: Lang) -> str:

@@ -30,7 +30,7 @@ from typing import Literal, get_args
 
 import chess
 
-from chesskit.errors import ChessKitError
+from chesskit.errors import OpponentError
 from chesskit.i18n import piece_name, t
 from chesskit.rules import search, values
 
@@ -42,10 +42,6 @@ DRAW: Literal["draw"] = "draw"
 Outcome = bool | Literal["draw"]
 _REPLY_DEPTH = 2
 """Plies the mini-game opponent looks ahead (its move and the learner's answer)."""
-
-
-class OpponentError(ChessKitError):
-    """The position does not fit the mini-game or the ending (e.g. kings in a pawn war)."""
 
 
 # -- mini-games ---------------------------------------------------------------------------

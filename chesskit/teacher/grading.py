@@ -140,7 +140,7 @@ def _canonical(exercise_id: str, answer: str) -> str:
     exercise = catalog.exercise(exercise_id)
     if exercise.kind != "move":
         return answer
-    board = exercise._board
+    board = exercise.position
     try:
         return str(board.san(read_move(board, answer)))
     except Exception:  # anything unreadable is checked as written
