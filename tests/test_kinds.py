@@ -5,6 +5,7 @@ loading from a bank file and check-bank."""
 from __future__ import annotations
 
 import importlib
+import logging
 import pathlib
 from collections.abc import Iterator
 from typing import get_args
@@ -13,7 +14,7 @@ import chess
 import pytest
 
 from chesskit.errors import BankError
-from chesskit.exercises import KINDS, BoardMarks, Exercise, Feedback, Kind, catalog, registry
+from chesskit.exercises import CODES, KINDS, BoardMarks, Exercise, Feedback, Kind, catalog, registry
 from chesskit.exercises.protocol import (
     BoardInput,
     KindName,
@@ -141,13 +142,13 @@ def test_a_throwaway_kind_loads_from_the_bank_and_is_checked(
     assert [(p.item, p.field, p.message) for p in problems] == [
         ("98.02", "answer", "the board says dark, not light")]
     monkeypatch.setattr(catalog, "bank_dir", lambda: tmp_path)
-    catalog._index.cache_clear()
+    catalog._index.cache_clear()  # noqa: SLF001 (the bank is cached: read the new folder)
     try:
         loaded = catalog.exercise("98.01")
         assert loaded.kind == "colour" and loaded.check("light").correct
         assert [ex.id for ex in catalog.bank(kind="colour")] == ["98.01", "98.02"]
     finally:
-        catalog._index.cache_clear()
+        catalog._index.cache_clear()  # noqa: SLF001
 
 
 def test_an_unknown_kind_names_the_registered_ones() -> None:
@@ -163,8 +164,50 @@ def test_the_board_asks_the_kind(item: str, board_input: str) -> None:
 
 
 def test_the_widget_takes_each_items_answer_as_its_kind_says() -> None:
-    from chesskit.widgets.board import ExerciseBoard
+    from chesskit.widgets.board import ExerciseBoard  # noqa: PLC0415 (anywidget: this test only)
 
     seen = {(ex.kind, str(ex.data.get("mode"))): ex for ex in catalog.bank()}
     for ex in seen.values():
         assert ExerciseBoard(exercise=ex, lang="en").board_input == ex.board_input(), ex.id
+
+
+class BrokenKind(ColourKind):
+    """A kind with a bug: its check and its verification read a field the item does not have."""
+
+    name = "broken"
+
+    def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
+        if text == "x":
+            raise ValueError("x is no colour")  # what an answer can cause
+        return feedback(ex, "wrong", ex.data["missing"], text)
+
+    def verify(self, ex: Exercise) -> list[Problem]:
+        return [("answer", ex.data["missing"])]
+
+
+def test_a_bug_in_a_kind_is_logged_and_reported_not_blamed_on_the_answer(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setitem(registry.KINDS, "broken", BrokenKind())
+    ex = Exercise(id="98.20", lesson=98, kind="broken", data={"square": "e4"})  # type: ignore[arg-type]
+    assert ex.check("x").code == "unparseable" and not caplog.records
+    with caplog.at_level(logging.ERROR, logger="chesskit.exercises"):
+        fb = ex.check("light", lang="en")
+    assert (fb.correct, fb.code, fb.answer) == (False, "check_error", "light")
+    assert fb.code in CODES and fb.message.startswith("Something went wrong while checking")
+    [record] = caplog.records
+    assert record.name == "chesskit.exercises" and "98.20" in record.getMessage()
+    assert record.exc_info is not None and record.exc_info[0] is KeyError
+
+
+def test_a_bug_in_a_kinds_verification_is_reported_for_that_item(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setitem(registry.KINDS, "broken", BrokenKind())
+    (tmp_path / "98-colours.toml").write_text(BANK.replace('"colour"', '"broken"'),
+                                              encoding="utf-8")
+    with caplog.at_level(logging.ERROR, logger="chesskit.exercises"):
+        problems = catalog.check_bank([tmp_path / "98-colours.toml"])
+    assert [(p.item, p.message) for p in problems] == [
+        ("98.01", "cannot be checked (a bug: KeyError: 'missing')"),
+        ("98.02", "cannot be checked (a bug: KeyError: 'missing')")]
+    assert len(caplog.records) == 2 and caplog.records[0].exc_info is not None

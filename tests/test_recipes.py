@@ -21,6 +21,7 @@ import pytest
 import chesskit
 
 PACKAGE = Path(chesskit.__file__).parent
+pytestmark = pytest.mark.slow  # a copy of the package and a Python process per check
 
 KIND_MODULE = '''"""Is the square light or dark?"""
 

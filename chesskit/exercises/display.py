@@ -32,7 +32,7 @@ def board_svg(ex: Exercise, *, lang: Lang = None) -> BoardSvg:
 
 def exercise_widget(ex: Exercise) -> Any:
     """The on-board widget for ``ex`` (the one lazy import of ``chesskit.widgets.board``)."""
-    from chesskit.widgets.board import Board
+    from chesskit.widgets.board import Board  # noqa: PLC0415 (a display method: widgets is above)
 
     return Board(ex.position.fen(), exercise=ex)
 
@@ -47,7 +47,7 @@ def live_kernel() -> bool:
 def show(ex: Exercise) -> None:
     """Two outputs: the task as Markdown, then the board to answer on in a live kernel (the
     SVG board where there is no kernel, as in an exported page)."""
-    from IPython.display import display
+    from IPython.display import display  # noqa: PLC0415 (IPython: only in a notebook)
 
     display({"text/markdown": ex._repr_markdown_(),
              "text/plain": f"{ex.id}: {ex.prompt_text()}"}, raw=True)

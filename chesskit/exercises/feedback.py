@@ -12,7 +12,10 @@ from typing import Literal, get_args
 import chess
 
 Code = Literal["correct", "wrong", "illegal", "unparseable", "empty", "incomplete",
-               "not_gradable"]
+               "not_gradable",
+               "check_error"]
+"""What a verdict can say; ``check_error``: the checking code failed (a bug, logged), the
+learner is told it is not their mistake."""
 CODES: tuple[Code, ...] = get_args(Code)
 
 

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from chesskit.drawing.diagram import BoardSvg
 
 EMPTY_FEN = "8/8/8/8/8/8/8/8 w - - 0 1"
+logger = logging.getLogger("chesskit.exercises")
 
 
 def field_problems(ex: Exercise) -> list[Problem]:
@@ -124,8 +126,12 @@ class Exercise:
             return feedback(self, "empty", t("exercises.empty", lang=lang), "")
         try:
             return self.spec.check(self, text, lang)
-        except (ChessKitError, ValueError, KeyError, IndexError, TypeError):
+        except (ChessKitError, ValueError):  # what an answer can cause (python-chess's too)
             return feedback(self, "unparseable", t("exercises.unreadable", lang=lang), text)
+        except Exception:  # a bug: logged with its traceback, reported for this answer alone
+            logger.exception("checking the answer %r to %s (kind %s) failed", text, self.id,
+                             self.kind)
+            return feedback(self, "check_error", t("exercises.check_error", lang=lang), text)
 
     # -- answers ------------------------------------------------------------------------
     @cached_property

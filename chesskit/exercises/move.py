@@ -91,7 +91,7 @@ def _develop_problem(board: chess.Board, move: chess.Move) -> str | None:
             and chess.square_rank(blocked) == (1 if board.turn == chess.WHITE else 6)
             and board.piece_at(blocked) == chess.Piece(chess.PAWN, board.turn)):
         return "blocks_pawn"
-    if search._centre_distance(move.to_square) >= search._centre_distance(move.from_square):
+    if search.centre_distance(move.to_square) >= search.centre_distance(move.from_square):
         return "not_centre"
     if not search.wins_at_least(board, move, 0, depth=1):
         return "blunder"

@@ -45,7 +45,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from importlib import metadata
 from pathlib import Path
 
-from chesskit.errors import SiteError
+from chesskit.errors import SiteError as SiteError  # also importable from here
 from chesskit.i18n import language, languages
 
 ROOT = Path(__file__).resolve().parents[3]
