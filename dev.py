@@ -3,7 +3,9 @@
 
     python3 dev.py course    # install what is missing, then open the course in JupyterLab
     python3 dev.py course zh-Hans   # the same, in Simplified (zh-Hans) or Traditional (zh-Hant)
-    python3 dev.py test      # install what is missing, then run the whole test suite
+    python3 dev.py test      # install what is missing, then run the whole test suite (CI)
+    python3 dev.py test tests/test_kinds.py -x   # the same set-up, then pytest with these options
+    python3 dev.py lint      # ruff and mypy, as the whole run does them
     python3 dev.py build     # rebuild and execute every notebook from its source
     python3 dev.py site      # write ./site: the whole course for the browser, offline (see
                              # docs/browser-course.md); extra options go to 'chesskit site'
@@ -112,7 +114,7 @@ def virtualenv() -> None:
         run(PYTHON, "-m", "pip", "uninstall", "-y", "-q", "chesskit")
     say("installing chesskit and its dependencies into .venv")
     run(PYTHON, "-m", "pip", "install", "-q", "--upgrade", "pip")
-    run(PYTHON, "-m", "pip", "install", "-q", "-e", ".[course,test,site]")
+    run(PYTHON, "-m", "pip", "install", "-q", "-e", ".[course,test,site,dev]")
     stamp.write_text(wanted)
 
 
@@ -192,15 +194,36 @@ def course() -> None:
     os.execv(command[0], command)
 
 
-def test() -> None:
+LINTED = ("chesskit", "tests", "benchmarks", "dev.py", "conftest.py", "jupyterhub_config.py")
+
+
+def lint_checks() -> None:
+    """ruff over every Python file, mypy (strict) over the package."""
+    run(BIN / "ruff", "check", *LINTED)
+    run(BIN / "mypy")
+
+
+def lint() -> None:
     setup()
-    hub_proxy()
+    lint_checks()
+
+
+def test_env() -> dict[str, str]:
+    """The environment of every test run: fixed hash seed, English, no progress recorded."""
     env = dict(os.environ, PYTHONHASHSEED="0", CHESSKIT_LANG="en", CHESSKIT_RECORD="0")
     env["PATH"] = f"{NODE_TOOLS / 'node_modules' / '.bin'}{os.pathsep}{env.get('PATH', '')}"
     env.pop("CHESSKIT_DATA_DIR", None)
-    run(BIN / "ruff", "check", "chesskit", "tests", "benchmarks", "dev.py", "conftest.py",
-        "jupyterhub_config.py")
-    run(BIN / "mypy")
+    return env
+
+
+def test() -> None:
+    """No options: everything CI runs. With options: pytest with exactly those options."""
+    setup()
+    hub_proxy()
+    env = test_env()
+    if len(sys.argv) > 2:
+        sys.exit(run(PYTHON, "-m", "pytest", *sys.argv[2:], check=False, env=env))
+    lint_checks()
     run(BIN / "chesskit", "check-bank", env=env)
     run(PYTHON, "-m", "chesskit.exercises.generators", "--check", env=env)
     run(BIN / "chesskit", "build", "--check", env=env)
@@ -220,7 +243,7 @@ def site() -> None:
     run(BIN / "chesskit", "site", *(sys.argv[2:] or ["--out", "site"]))
 
 
-COMMANDS = {"course": course, "test": test, "build": build, "site": site}
+COMMANDS = {"course": course, "test": test, "lint": lint, "build": build, "site": site}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

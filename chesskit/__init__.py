@@ -12,13 +12,17 @@ Names are loaded on first use, so ``import chesskit`` stays cheap in a kernel.
 from __future__ import annotations
 
 import importlib
+import logging
 import sys
 from typing import TYPE_CHECKING, Any
 
 from chesskit.errors import BankError, ChessKitError, MoveError, PositionError
 from chesskit.i18n import get_language, set_language
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
+"""The version, written only here (pyproject.toml reads it); see CHANGELOG.md."""
+
+logging.getLogger("chesskit").addHandler(logging.NullHandler())  # the application configures logs
 
 _LAZY = {
     "board": "drawing.diagram",

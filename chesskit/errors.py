@@ -87,3 +87,15 @@ class ClassroomError(ChessKitError):
     def __init__(self, code: str, message: str = "") -> None:
         super().__init__(message or code)
         self.code = code
+
+
+class OpponentError(ChessKitError):
+    """The position does not fit the mini-game or the ending (e.g. kings in a pawn war)."""
+
+
+class LessonSourceError(ChessKitError):
+    """A lesson source that cannot be read; the message names the file and the line."""
+
+
+class SiteError(ChessKitError):
+    """The browser site cannot be built; the message says what is missing."""

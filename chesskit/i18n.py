@@ -229,10 +229,10 @@ def _engine(engine: str, config: str) -> Callable[[str], str]:
     """OpenCC with ``config`` ("s2twp"): "c" the C extension (package opencc), else the
     pure-Python opencc-purepy."""
     if engine == "c":
-        import opencc
+        import opencc  # noqa: PLC0415 (optional: the C extension, absent in a browser)
 
         return opencc.OpenCC(config).convert
-    from opencc_purepy import OpenCC
+    from opencc_purepy import OpenCC  # noqa: PLC0415 (loaded only when opencc is missing)
 
     return OpenCC(config).convert
 

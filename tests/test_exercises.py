@@ -6,7 +6,7 @@ import chess
 import pytest
 
 from chesskit.errors import BankError
-from chesskit.exercises import Exercise, Feedback, move_tokens, read_number, read_placement
+from chesskit.exercises import Exercise, Feedback, catalog, move_tokens, read_number, read_placement
 from chesskit.rules import search
 
 
@@ -276,8 +276,6 @@ def test_read_helpers() -> None:
 
 
 def test_playout_against_builtin_defender(monkeypatch: pytest.MonkeyPatch) -> None:
-    from chesskit.rules import search
-
     ex = Exercise(id="11.50", lesson=11, kind="playout", fen="7k/8/5K2/8/8/8/8/6Q1 w - - 0 1",
                   data={"max_moves": 5})
     real = search.defender
@@ -428,8 +426,6 @@ def _after(board: chess.Board, move: chess.Move) -> chess.Board:
 
 
 def test_item_04_08_teaches_the_queen() -> None:
-    from chesskit.exercises import catalog
-
     ex = catalog.exercise("04.08")
     assert ex.solutions()[0] == "bxc8=Q+" and ex.check("bxc8=Q+").correct
     ladder = [ex.hint(level, lang="en") for level in range(4)]
@@ -495,8 +491,6 @@ def test_setup_says_what_to_type_and_draws_the_solution() -> None:
 
 
 def test_learners_never_see_a_puzzle_id() -> None:
-    from chesskit.exercises import catalog
-
     puzzles = [ex for ex in catalog.bank() if ex.source.startswith("lichess:")]
     assert puzzles
     for ex in puzzles:

@@ -1,6 +1,7 @@
 """Every language's locale files have English's keys and fields; the languages are the locale
 folders; Traditional Chinese is derived correctly."""
 
+import builtins
 import re
 import tomllib
 from pathlib import Path
@@ -42,9 +43,9 @@ def test_locale_files_match_english(lang: str, module: str) -> None:
 def test_every_language_is_described_and_derived_ones_are_not_written() -> None:
     folders = sorted(path.name for path in LOCALE.iterdir() if path.is_dir())
     assert list(i18n.languages()) == folders
-    assert i18n.languages() == ("en", "zh-Hans", "zh-Hant")
-    assert [i18n.language(code).name for code in i18n.languages()] == [
-        "English", "简体中文", "繁體中文"]
+    assert "en" in folders
+    names = [i18n.language(code).name for code in i18n.languages()]
+    assert all(names) and len(set(names)) == len(names), names
     for code in i18n.languages():
         written = sorted(path.name for path in (LOCALE / code).glob("*.toml"))
         if i18n.language(code).derived_from:
@@ -63,7 +64,7 @@ def test_every_language_is_described_and_derived_ones_are_not_written() -> None:
 ])
 def test_a_broken_language_file_is_named(text: str, message: str) -> None:
     with pytest.raises(i18n.LanguageError, match=re.escape(message)):
-        i18n._read_language("xx", text)
+        i18n._read_language("xx", text)  # noqa: SLF001 (the reader of one file, alone)
 
 
 @pytest.mark.parametrize(("simplified", "traditional"), [
@@ -102,8 +103,6 @@ def test_clear_queen_passes(text: str) -> None:
 def test_pure_python_converter_is_used_where_the_c_one_cannot_load(
         monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("opencc_purepy")
-    import builtins
-
     real_import = builtins.__import__
 
     def no_opencc(name: str, *args: object, **kwargs: object) -> object:
@@ -111,17 +110,17 @@ def test_pure_python_converter_is_used_where_the_c_one_cannot_load(
             raise ImportError("no C extension here")
         return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
 
-    i18n._engine.cache_clear()
-    i18n._default_engine.cache_clear()
+    i18n._engine.cache_clear()  # noqa: SLF001 (the converters are cached: forget them)
+    i18n._default_engine.cache_clear()  # noqa: SLF001
     i18n.to_traditional.cache_clear()
     monkeypatch.setattr(builtins, "__import__", no_opencc)
     try:
-        assert i18n._default_engine("s2twp") == "python"
+        assert i18n._default_engine("s2twp") == "python"  # noqa: SLF001
         assert i18n.to_traditional("白后在后面，运行代码") == "白后在後面，執行程式碼"
     finally:
         monkeypatch.undo()
-        i18n._engine.cache_clear()
-        i18n._default_engine.cache_clear()
+        i18n._engine.cache_clear()  # noqa: SLF001
+        i18n._default_engine.cache_clear()  # noqa: SLF001
         i18n.to_traditional.cache_clear()
 
 

@@ -4,15 +4,26 @@ loading from a bank file and check-bank."""
 
 from __future__ import annotations
 
+import importlib
+import logging
 import pathlib
 from collections.abc import Iterator
+from typing import get_args
 
 import chess
 import pytest
 
 from chesskit.errors import BankError
-from chesskit.exercises import KINDS, BoardMarks, Exercise, Feedback, Kind, catalog, registry
-from chesskit.exercises.protocol import BoardInput, Lang, Problem
+from chesskit.exercises import CODES, KINDS, BoardMarks, Exercise, Feedback, Kind, catalog, registry
+from chesskit.exercises.protocol import (
+    BoardInput,
+    KindName,
+    Lang,
+    Problem,
+    feedback,
+    field_square,
+    praise,
+)
 
 
 class ColourKind(Kind):
@@ -26,15 +37,16 @@ class ColourKind(Kind):
         return False
 
     def _colour(self, ex: Exercise) -> str:
-        return "light" if chess.BB_LIGHT_SQUARES & chess.BB_SQUARES[ex._square()] else "dark"
+        return "light" if chess.BB_LIGHT_SQUARES & chess.BB_SQUARES[field_square(ex)] else "dark"
 
     def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
         word = text.lower()
         if word not in ("light", "dark"):
-            return ex._fb("unparseable", "Write light or dark.", text)
+            return feedback(ex, "unparseable", "Write light or dark.", text)
         if word == self._colour(ex):
-            return ex._right(word, lang)
-        return ex._fb("wrong", f"{ex.data['square']} is not {word}.", word, (ex._square(),))
+            return praise(ex, word, lang)
+        return feedback(ex, "wrong", f"{ex.data['square']} is not {word}.", word,
+                        (field_square(ex),))
 
     def solutions(self, ex: Exercise) -> list[str]:
         return [self._colour(ex)]
@@ -94,11 +106,15 @@ difficulty = 500
 
 
 def test_every_kind_keeps_the_protocol() -> None:
-    assert list(KINDS) == ["square", "squares", "move", "line", "choice", "count", "notation",
-                           "setup", "playout", "route", "capture_all", "protect", "check_in",
-                           "prepare", "minigame"]
+    assert tuple(KINDS) == get_args(KindName)
     for name, kind in KINDS.items():
-        assert isinstance(kind, Kind) and kind.name == name
+        module = importlib.import_module(f"chesskit.exercises.{name}")
+        assert isinstance(kind, Kind) and kind.name == name and module.KIND is kind
+
+
+def test_a_module_that_is_no_kind_is_refused() -> None:
+    with pytest.raises(TypeError, match="chesskit.exercises.model.KIND is not the Kind"):
+        registry.load_kind("model")
 
 
 def test_a_throwaway_kind_works_end_to_end(colour_kind: Kind) -> None:
@@ -126,13 +142,13 @@ def test_a_throwaway_kind_loads_from_the_bank_and_is_checked(
     assert [(p.item, p.field, p.message) for p in problems] == [
         ("98.02", "answer", "the board says dark, not light")]
     monkeypatch.setattr(catalog, "bank_dir", lambda: tmp_path)
-    catalog._index.cache_clear()
+    catalog._index.cache_clear()  # noqa: SLF001 (the bank is cached: read the new folder)
     try:
         loaded = catalog.exercise("98.01")
         assert loaded.kind == "colour" and loaded.check("light").correct
         assert [ex.id for ex in catalog.bank(kind="colour")] == ["98.01", "98.02"]
     finally:
-        catalog._index.cache_clear()
+        catalog._index.cache_clear()  # noqa: SLF001
 
 
 def test_an_unknown_kind_names_the_registered_ones() -> None:
@@ -148,8 +164,50 @@ def test_the_board_asks_the_kind(item: str, board_input: str) -> None:
 
 
 def test_the_widget_takes_each_items_answer_as_its_kind_says() -> None:
-    from chesskit.widgets.board import ExerciseBoard
+    from chesskit.widgets.board import ExerciseBoard  # noqa: PLC0415 (anywidget: this test only)
 
     seen = {(ex.kind, str(ex.data.get("mode"))): ex for ex in catalog.bank()}
     for ex in seen.values():
         assert ExerciseBoard(exercise=ex, lang="en").board_input == ex.board_input(), ex.id
+
+
+class BrokenKind(ColourKind):
+    """A kind with a bug: its check and its verification read a field the item does not have."""
+
+    name = "broken"
+
+    def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
+        if text == "x":
+            raise ValueError("x is no colour")  # what an answer can cause
+        return feedback(ex, "wrong", ex.data["missing"], text)
+
+    def verify(self, ex: Exercise) -> list[Problem]:
+        return [("answer", ex.data["missing"])]
+
+
+def test_a_bug_in_a_kind_is_logged_and_reported_not_blamed_on_the_answer(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setitem(registry.KINDS, "broken", BrokenKind())
+    ex = Exercise(id="98.20", lesson=98, kind="broken", data={"square": "e4"})  # type: ignore[arg-type]
+    assert ex.check("x").code == "unparseable" and not caplog.records
+    with caplog.at_level(logging.ERROR, logger="chesskit.exercises"):
+        fb = ex.check("light", lang="en")
+    assert (fb.correct, fb.code, fb.answer) == (False, "check_error", "light")
+    assert fb.code in CODES and fb.message.startswith("Something went wrong while checking")
+    [record] = caplog.records
+    assert record.name == "chesskit.exercises" and "98.20" in record.getMessage()
+    assert record.exc_info is not None and record.exc_info[0] is KeyError
+
+
+def test_a_bug_in_a_kinds_verification_is_reported_for_that_item(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setitem(registry.KINDS, "broken", BrokenKind())
+    (tmp_path / "98-colours.toml").write_text(BANK.replace('"colour"', '"broken"'),
+                                              encoding="utf-8")
+    with caplog.at_level(logging.ERROR, logger="chesskit.exercises"):
+        problems = catalog.check_bank([tmp_path / "98-colours.toml"])
+    assert [(p.item, p.message) for p in problems] == [
+        ("98.01", "cannot be checked (a bug: KeyError: 'missing')"),
+        ("98.02", "cannot be checked (a bug: KeyError: 'missing')")]
+    assert len(caplog.records) == 2 and caplog.records[0].exc_info is not None

@@ -123,7 +123,7 @@ def test_builtin_defender_is_deterministic_and_central() -> None:
     board = chess.Board("8/8/8/4k3/8/8/8/KQ6 b - - 0 1")
     moves = {search.builtin_defence(board) for _ in range(3)}
     assert len(moves) == 1
-    assert search._centre_distance(moves.pop().to_square) == 0.5
+    assert search.centre_distance(moves.pop().to_square) == 0.5
 
 
 def test_defender_avoids_mate_in_one() -> None:

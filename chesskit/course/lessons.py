@@ -16,7 +16,8 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from chesskit.errors import ChessKitError
+from chesskit.errors import LessonSourceError as LessonSourceError  # also importable from here
+from chesskit.exercises.catalog import bank
 from chesskit.i18n import Language, language, languages, to_traditional
 
 REVIEW_ITEMS = 4
@@ -25,10 +26,6 @@ MAX_DRILLS = 12
 _FENCE = re.compile(r"^```(\w*)\s*$")
 _LANG_OPEN = re.compile(r"^:::\s*([\w-]+)\s*$")
 _FIELD = re.compile(r'(\w[\w-]*)\s*:\s*"((?:[^"\\]|\\.)*)"')
-
-
-class LessonSourceError(ChessKitError):
-    """A lesson source that cannot be read; the message names the file and the line."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -204,8 +201,6 @@ def exercise_ids(lesson: Lesson) -> tuple[list[str], list[str]]:
     a hash of the lesson number and the item's id: the same build always picks the same items,
     and an item added to the bank changes a review only when it ranks among those picked.
     """
-    from chesskit.exercises.catalog import bank
-
     earlier = [item.id for item in bank() if max(1, lesson.review_from) <= item.lesson
                < lesson.number and item.kind != "playout"]
     return own_exercise_ids(lesson.number), review_ids(lesson.number, earlier,
@@ -231,8 +226,6 @@ def own_exercise_ids(number: int) -> list[str]:
     >>> own_exercise_ids(7)[:2]
     ['07.01', '07.02']
     """
-    from chesskit.exercises.catalog import bank
-
     own = list(bank(lesson=number))
     composed = [item.id for item in own if not item.data.get("generated")]
     return composed + [item.id for item in own if item.data.get("generated")][:MAX_DRILLS]

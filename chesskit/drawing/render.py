@@ -10,7 +10,9 @@ import io
 import pathlib
 from typing import Any
 
+from chesskit.drawing.diagram import board
 from chesskit.errors import RenderError
+from chesskit.i18n import t
 
 SUFFIXES = (".svg", ".png", ".pdf")
 
@@ -21,7 +23,7 @@ def svg_to_png(svg: str, *, scale: float = 1.0) -> bytes:
     >>> svg_to_png('<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>')[:4]
     b'\\x89PNG'
     """
-    import cairosvg
+    import cairosvg  # noqa: PLC0415 (cairo's C library loads only to write PNG; none in a browser)
 
     return bytes(cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale))
 
@@ -32,16 +34,17 @@ def svgs_to_pdf(pages: list[str]) -> bytes:
     >>> svgs_to_pdf(['<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"/>'] * 2)[:5]
     b'%PDF-'
     """
-    import cairocffi
-    from cairosvg.parser import Tree
-    from cairosvg.surface import PDFSurface
+    # cairo's C library loads only to write a PDF (the browser course has none)
+    import cairocffi  # noqa: PLC0415
+    from cairosvg.parser import Tree  # noqa: PLC0415
+    from cairosvg.surface import PDFSurface  # noqa: PLC0415
 
     output = io.BytesIO()
     document = cairocffi.PDFSurface(output, 1, 1)
     document.set_metadata(cairocffi.PDF_METADATA_CREATOR, "chesskit")
     document.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00Z")
 
-    class _Page(PDFSurface):
+    class _Page(PDFSurface):  # type: ignore[misc]  # cairosvg is untyped
         def _create_surface(self, width: float, height: float) -> tuple[Any, float, float]:
             document.set_size(width, height)
             return document, width, height
@@ -59,9 +62,6 @@ def save_board(position: object, path: str | pathlib.Path, **board_kwargs: Any) 
     >>> save_board("start", "/tmp/start.svg").name
     'start.svg'
     """
-    from chesskit.drawing.diagram import board
-    from chesskit.i18n import t
-
     target = pathlib.Path(path)
     suffix = target.suffix.lower()
     if suffix not in SUFFIXES:

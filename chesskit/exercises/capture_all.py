@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 
 def _targets(ex: Exercise) -> frozenset[chess.Square]:
-    board = ex._board
+    board = ex.position
     return frozenset(chess.SquareSet(board.occupied_co[not board.turn]))
 
 
@@ -56,7 +56,7 @@ class CaptureAllKind(SoloKind):
                          replies=_replies(ex))
 
     def field_problems(self, ex: Exercise) -> list[Problem]:
-        if ex.fen and ex._board.king(not ex._board.turn) is not None:
+        if ex.fen and ex.position.king(not ex.position.turn) is not None:
             return [("fen", "the pieces to capture include no king")]
         for word in _words(ex):
             try:
@@ -78,8 +78,8 @@ class CaptureAllKind(SoloKind):
         key = "prompt_capture_all" + ("_safe" if ex.data.get("safe") else "") + \
             ("_moving" if replies else "")
         return t(f"exercises.{key}", lang=lang, n=len(_targets(ex)), par=self.par(ex),
-                 side=color_name(ex._board.turn, lang=lang),
-                 other=color_name(not ex._board.turn, lang=lang),
+                 side=color_name(ex.position.turn, lang=lang),
+                 other=color_name(not ex.position.turn, lang=lang),
                  moves=join_words([f"{w[:2]}-{w[2:]}" for w in replies], lang=lang))
 
     def board_marks(self, ex: Exercise) -> BoardMarks:
@@ -95,7 +95,7 @@ class CaptureAllKind(SoloKind):
         homes = set(_targets(ex))
         for reply in replies:
             if reply.from_square not in homes:
-                color = chess.COLOR_NAMES[not ex._board.turn]
+                color = chess.COLOR_NAMES[not ex.position.turn]
                 return [("replies", f"{reply.uci()} starts where no {color} piece stands or "
                                     "goes")]
             homes.add(reply.to_square)

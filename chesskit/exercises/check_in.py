@@ -17,7 +17,7 @@ import chess
 from chesskit.exercises.answers import san_line
 from chesskit.exercises.common import after, read_line
 from chesskit.exercises.feedback import Feedback
-from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem
+from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem, praise
 from chesskit.i18n import color_name, t
 
 if TYPE_CHECKING:
@@ -67,12 +67,12 @@ class CheckInKind(Kind):
         if not isinstance(played, list):
             return played
         first = played[0]
-        return ex._right(san_line(ex._board, played), lang,
-                         t("exercises.check_in_right", lang=lang, san=ex._board.san(first), n=n),
-                         (first.from_square, first.to_square))
+        return praise(ex, san_line(ex.position, played), lang,
+                      t("exercises.check_in_right", lang=lang, san=ex.position.san(first), n=n),
+                      (first.from_square, first.to_square))
 
     def solutions(self, ex: Exercise) -> list[str]:
-        board = ex._board
+        board = ex.position
         n = int(ex.data["n"])
         return sorted(board.san(m) for m in board.legal_moves if forces_check(board, m, n))
 
@@ -80,7 +80,7 @@ class CheckInKind(Kind):
         """The reply that leaves the fewest checking continuations (UCI order on ties); none
         once the solver has made its ``n`` moves (the check is given: the line is over)."""
         n = int(ex.data["n"])
-        made = (len(board.move_stack) - len(ex._board.move_stack) + 1) // 2
+        made = (len(board.move_stack) - len(ex.position.move_stack) + 1) // 2
         if made >= n:
             return None
         left = n - made
@@ -89,7 +89,7 @@ class CheckInKind(Kind):
 
     def prompt(self, ex: Exercise, lang: Lang) -> str:
         return t("exercises.prompt_check_in", lang=lang, n=ex.data["n"],
-                 side=color_name(ex._board.turn, lang=lang))
+                 side=color_name(ex.position.turn, lang=lang))
 
     def names_idea(self, ex: Exercise) -> bool:
         return True
@@ -101,11 +101,11 @@ class CheckInKind(Kind):
         solutions = ex.solutions()
         if not solutions:
             return BoardMarks()
-        return BoardMarks(arrows=(ex._board.parse_san(solutions[0]).uci()[:4],))
+        return BoardMarks(arrows=(ex.position.parse_san(solutions[0]).uci()[:4],))
 
     def verify(self, ex: Exercise) -> list[Problem]:
         problems = super().verify(ex)
-        if int(ex.data["n"]) < 1 or ex._board.king(not ex._board.turn) is None:
+        if int(ex.data["n"]) < 1 or ex.position.king(not ex.position.turn) is None:
             problems.append(("n", "n is 1 or more and the other side has a king"))
         return problems
 

@@ -18,7 +18,16 @@ import chess
 from chesskit.exercises.answers import read_number, san_line, uci_moves
 from chesskit.exercises.common import prompt_fields
 from chesskit.exercises.feedback import Feedback
-from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem, Question
+from chesskit.exercises.protocol import (
+    BoardInput,
+    BoardMarks,
+    Kind,
+    Lang,
+    Problem,
+    Question,
+    feedback,
+    praise,
+)
 from chesskit.i18n import color_name, languages, localize, piece_on, t, to_traditional
 from chesskit.rules import search, values
 from chesskit.rules.explain import explain_move
@@ -47,7 +56,7 @@ def _choice_board(ex: Exercise) -> chess.Board:
 
 def _legal_question_move(ex: Exercise) -> str:
     move = chess.Move.from_uci(str(ex.data["move"]))
-    board = ex._board
+    board = ex.position
     return board.san(move) if board.is_legal(move) else str(ex.data["move"])
 
 
@@ -145,15 +154,15 @@ class ChoiceKind(Kind):
     def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
         index = _read_option(ex, text)
         if index is None:
-            return ex._fb("unparseable", t("exercises.choice_unreadable", lang=lang,
-                                           last=chr(64 + len(ex.options(lang=lang)))), text)
+            return feedback(ex, "unparseable", t("exercises.choice_unreadable", lang=lang,
+                                                 last=chr(64 + len(ex.options(lang=lang)))), text)
         letter = chr(65 + index)
         key = choice_key(ex)
         reason = _choice_reason(ex, key, lang)
         if index == key:
-            return ex._right(letter, lang, reason)
-        return ex._fb("wrong", t("exercises.choice_wrong", lang=lang, letter=letter,
-                                 reason=reason).strip(), letter)
+            return praise(ex, letter, lang, reason)
+        return feedback(ex, "wrong", t("exercises.choice_wrong", lang=lang, letter=letter,
+                                       reason=reason).strip(), letter)
 
     def solutions(self, ex: Exercise) -> list[str]:
         return [chr(65 + choice_key(ex))]
@@ -161,7 +170,7 @@ class ChoiceKind(Kind):
     def prompt(self, ex: Exercise, lang: Lang) -> str:
         fields = prompt_fields(ex, lang)
         moves = uci_moves(str(ex.data.get("moves", "")))
-        fields["moves"] = san_line(ex._board, moves) if moves else ""
+        fields["moves"] = san_line(ex.position, moves) if moves else ""
         if "move" in ex.data:
             fields["move"] = _legal_question_move(ex)
         return t(f"exercises.prompt_choice_{ex.data['question']}", lang=lang, **fields)

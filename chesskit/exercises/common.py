@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import chess
 
 from chesskit.exercises.answers import move_tokens, san_line
-from chesskit.exercises.protocol import BoardMarks, Lang
+from chesskit.exercises.protocol import BoardMarks, Lang, feedback, field_square
 from chesskit.i18n import color_name, join_words, piece_name, piece_on, t
 from chesskit.rules.explain import Verdict, explain_move
 from chesskit.rules.tactics import describe_motifs, motifs
@@ -37,19 +37,19 @@ def read_line(ex: Exercise, text: str, lang: Lang, *, judge: Judge,
     board = ex.board()
     tokens = move_tokens(text)
     if not tokens:
-        return ex._fb("unparseable", t("exercises.unreadable", lang=lang), text)
+        return feedback(ex, "unparseable", t("exercises.unreadable", lang=lang), text)
     played: list[chess.Move] = []
     for index, token in enumerate(tokens[:limit]):
         verdict = explain_move(board, token, lang=lang)
         if verdict.move is None or not verdict.legal:
             said = named_king(board, verdict, lang) if index % 2 else verdict.message
-            return ex._fb(fail_code(verdict), game_at(board, said, lang),
-                          san_line(ex._board, played), verdict.squares)
+            return feedback(ex, fail_code(verdict), game_at(board, said, lang),
+                            san_line(ex.position, played), verdict.squares)
         move = verdict.move
         refused = judge(board, move, index // 2) if index % 2 == 0 else None
         if refused is not None:
-            return ex._fb("wrong", refused, san_line(ex._board, [*played, move]),
-                          (move.from_square, move.to_square))
+            return feedback(ex, "wrong", refused, san_line(ex.position, [*played, move]),
+                            (move.from_square, move.to_square))
         board.push(move)
         played.append(move)
     return played
@@ -106,9 +106,9 @@ def describe(board: chess.Board, move: chess.Move, lang: Lang) -> str:
 
 def squares_board(ex: Exercise) -> chess.Board:
     """The exercise's board with the piece on its ``square`` to move (whatever the FEN says)."""
-    board = ex._board.copy(stack=False)
+    board = ex.position.copy(stack=False)
     if "square" in ex.data:
-        color = board.color_at(ex._square())
+        color = board.color_at(field_square(ex))
         if color is not None:
             board.turn = color
     return board
@@ -116,12 +116,12 @@ def squares_board(ex: Exercise) -> chess.Board:
 
 def prompt_fields(ex: Exercise, lang: Lang) -> dict[str, object]:
     """The fields every default prompt may use: side, square and the piece on it."""
-    fields: dict[str, object] = {"side": color_name(ex._board.turn, lang=lang)}
+    fields: dict[str, object] = {"side": color_name(ex.position.turn, lang=lang)}
     if "square" in ex.data:
         fields["square"] = str(ex.data["square"]).lower()
-        piece = ex._board.piece_at(ex._square())
+        piece = ex.position.piece_at(field_square(ex))
         if piece is not None:
-            fields["piece"] = piece_on(piece.piece_type, ex._square(), lang=lang)
+            fields["piece"] = piece_on(piece.piece_type, field_square(ex), lang=lang)
     return fields
 
 
@@ -136,7 +136,7 @@ def solution_arrow(ex: Exercise) -> BoardMarks:
     solutions = ex.solutions()
     if not solutions:
         return BoardMarks()
-    move = ex._board.parse_san(move_tokens(solutions[0])[0])
+    move = ex.position.parse_san(move_tokens(solutions[0])[0])
     return BoardMarks(arrows=(move.uci()[:4],))
 
 
@@ -145,9 +145,9 @@ def piece_hint(ex: Exercise, lang: Lang) -> str:
     solutions = ex.solutions()
     if not solutions:
         return ""
-    move = ex._board.parse_san(solutions[0])
+    move = ex.position.parse_san(solutions[0])
     return t("exercises.hint_piece", lang=lang, piece=piece_on(
-        ex._board.piece_type_at(move.from_square) or chess.PAWN, move.from_square, lang=lang))
+        ex.position.piece_type_at(move.from_square) or chess.PAWN, move.from_square, lang=lang))
 
 
 
@@ -163,6 +163,6 @@ def defender_turn(ex: Exercise, board: chess.Board, token: str, reply: chess.Mov
     if reply is None or (written is not None and board.is_legal(written)):
         message = t("exercises.defender_differs", lang=lang, san=token,
                     reply=board.san(reply) if reply else "", side=color_name(board.turn, lang=lang))
-        return ex._fb("wrong", message, san_line(start, board.move_stack))
+        return feedback(ex, "wrong", message, san_line(start, board.move_stack))
     board.push(reply)
     return False

@@ -25,6 +25,9 @@ from chesskit.exercises.protocol import (
     Kind,
     Lang,
     Problem,
+    feedback,
+    field_square,
+    praise,
     square_mark,
 )
 from chesskit.i18n import color_name, piece_on, t
@@ -41,8 +44,8 @@ RATING_COUNTS = {"elo_change": 0.05, "expected_score": 0.01, "club_points": 0.05
 def _attacker_color(ex: Exercise) -> chess.Color:
     if "color" in ex.data:
         return str(ex.data["color"]) == "white"
-    color = ex._board.color_at(ex._square())
-    return ex._board.turn if color is None else not color
+    color = ex.position.color_at(field_square(ex))
+    return ex.position.turn if color is None else not color
 
 
 def _rating_value(d: Mapping[str, Any]) -> float:
@@ -60,15 +63,15 @@ def count_value(ex: Exercise) -> float:
     what = ex.data["count"]
     if what in RATING_COUNTS:
         return _rating_value(ex.data)
-    board = ex._board
+    board = ex.position
     if what == "legal_moves":
         return board.legal_moves.count()
     if what == "material":
         return values.balance(board)
     if what == "attackers":
-        return len(board.attackers(_attacker_color(ex), ex._square()))
+        return len(board.attackers(_attacker_color(ex), field_square(ex)))
     moved = squares_board(ex)
-    return len({m.to_square for m in moved.legal_moves if m.from_square == ex._square()})
+    return len({m.to_square for m in moved.legal_moves if m.from_square == field_square(ex)})
 
 
 class CountKind(Kind):
@@ -84,17 +87,17 @@ class CountKind(Kind):
     def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
         number = read_number(text)
         if number is None:
-            return ex._fb("unparseable", t("exercises.number_unreadable", lang=lang), text)
+            return feedback(ex, "unparseable", t("exercises.number_unreadable", lang=lang), text)
         value = count_value(ex)
         shown = number_text(number)
         if abs(number - value) <= RATING_COUNTS.get(str(ex.data["count"]), 0) + 1e-9:
-            return ex._right(shown, lang)
+            return praise(ex, shown, lang)
         key = "count_high" if number > value else "count_low"
         if str(ex.data["count"]) in (*RATING_COUNTS, "material"):
             key = f"{key}_{ex.data['count']}"
         if key == "count_high_material" and value < 0:
             key += "_below_zero"  # "0 is too many" reads oddly when the answer is -1
-        return ex._fb("wrong", t(f"exercises.{key}", lang=lang, n=shown), shown)
+        return feedback(ex, "wrong", t(f"exercises.{key}", lang=lang, n=shown), shown)
 
     def solutions(self, ex: Exercise) -> list[str]:
         return [number_text(count_value(ex))]
@@ -119,8 +122,8 @@ class CountKind(Kind):
         fields: dict[str, object] = {"side": ex.side(lang=lang)}
         if "square" in ex.data:
             fields["square"] = str(ex.data["square"]).lower()
-            piece = ex._board.piece_type_at(ex._square())
-            fields["piece"] = piece_on(piece or chess.PAWN, ex._square(), lang=lang)
+            piece = ex.position.piece_type_at(field_square(ex))
+            fields["piece"] = piece_on(piece or chess.PAWN, field_square(ex), lang=lang)
         if what == "attackers":
             fields["side"] = color_name(_attacker_color(ex), lang=lang)
         return t(f"exercises.hint_count_{what}", lang=lang, **fields)

@@ -26,15 +26,15 @@ if TYPE_CHECKING:
 def board_svg(ex: Exercise, *, lang: Lang = None) -> BoardSvg:
     """The board of the exercise as SVG (chesskit.drawing.diagram.board), with the task's marks."""
     marks = ex.board_marks()
-    return board(ex._board, marks=dict(marks.marks) or None, arrows=list(marks.arrows) or None,
+    return board(ex.position, marks=dict(marks.marks) or None, arrows=list(marks.arrows) or None,
                  lang=lang)
 
 
 def exercise_widget(ex: Exercise) -> Any:
     """The on-board widget for ``ex`` (the one lazy import of ``chesskit.widgets.board``)."""
-    from chesskit.widgets.board import Board
+    from chesskit.widgets.board import Board  # noqa: PLC0415 (a display method: widgets is above)
 
-    return Board(ex._board.fen(), exercise=ex)
+    return Board(ex.position.fen(), exercise=ex)
 
 
 def live_kernel() -> bool:
@@ -47,7 +47,7 @@ def live_kernel() -> bool:
 def show(ex: Exercise) -> None:
     """Two outputs: the task as Markdown, then the board to answer on in a live kernel (the
     SVG board where there is no kernel, as in an exported page)."""
-    from IPython.display import display
+    from IPython.display import display  # noqa: PLC0415 (IPython: only in a notebook)
 
     display({"text/markdown": ex._repr_markdown_(),
              "text/plain": f"{ex.id}: {ex.prompt_text()}"}, raw=True)

@@ -12,7 +12,10 @@ from typing import Literal, get_args
 import chess
 
 Code = Literal["correct", "wrong", "illegal", "unparseable", "empty", "incomplete",
-               "not_gradable", "unknown_exercise", "counted"]
+               "not_gradable", "unknown_exercise", "counted", "check_error"]
+"""What a verdict can say; ``unknown_exercise`` and ``counted`` are ``ck.answer``'s own;
+``check_error``: the checking code failed (a bug, logged), the learner is told it is not their
+mistake."""
 CODES: tuple[Code, ...] = get_args(Code)
 
 

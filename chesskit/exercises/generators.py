@@ -18,6 +18,7 @@ from typing import Any
 
 import chess
 
+from chesskit.exercises.catalog import bank_dir
 from chesskit.rules import search, values
 
 FIRST_ID = 60
@@ -307,8 +308,6 @@ def refresh(text: str, lesson: int, *, seed: int = SEED) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Rewrite the generated blocks of the bank files; ``--check`` only reports stale files."""
-    from chesskit.exercises.catalog import bank_dir
-
     args = sys.argv[1:] if argv is None else argv
     stale = []
     for lesson in sorted(PLAN):

@@ -23,7 +23,7 @@ from chesskit.exercises.common import (
     solution_arrow,
 )
 from chesskit.exercises.feedback import Feedback
-from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem
+from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem, praise
 from chesskit.i18n import color_name, t
 from chesskit.rules import search
 
@@ -53,12 +53,12 @@ class LineKind(Kind):
         if not isinstance(played, list):
             return played
         key = played[0]
-        return ex._right(san_line(ex._board, played), lang,
-                         t("exercises.line_right", lang=lang, san=ex._board.san(key), n=n),
-                         (key.from_square, key.to_square))
+        return praise(ex, san_line(ex.position, played), lang,
+                      t("exercises.line_right", lang=lang, san=ex.position.san(key), n=n),
+                      (key.from_square, key.to_square))
 
     def solutions(self, ex: Exercise) -> list[str]:
-        board = ex._board
+        board = ex.position
         return sorted(board.san(m) for m in search.mate_in(board, int(ex.data["mate_in"])))
 
     def defender_reply(self, ex: Exercise, board: chess.Board) -> chess.Move | None:

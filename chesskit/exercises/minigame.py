@@ -20,7 +20,7 @@ from chesskit.exercises import opponent
 from chesskit.exercises.answers import move_tokens, san_line
 from chesskit.exercises.common import defender_turn, fail_code
 from chesskit.exercises.feedback import Feedback
-from chesskit.exercises.protocol import BoardInput, Kind, Lang, Problem
+from chesskit.exercises.protocol import BoardInput, Kind, Lang, Problem, feedback, praise
 from chesskit.i18n import color_name, t
 from chesskit.rules.explain import explain_move
 
@@ -73,9 +73,9 @@ def _replay(ex: Exercise, game: opponent.Game, tokens: list[str],
                 break
         verdict = explain_move(board, token, lang=lang)
         if not verdict.legal or verdict.move is None:
-            return ex._fb(fail_code(verdict), t("exercises.at_move", lang=lang,
-                                                number=moves + 1, message=verdict.message),
-                          san_line(game.start, board.move_stack), verdict.squares)
+            return feedback(ex, fail_code(verdict), t("exercises.at_move", lang=lang,
+                                                      number=moves + 1, message=verdict.message),
+                            san_line(game.start, board.move_stack), verdict.squares)
         board.push(verdict.move)
         moves += 1
     if board.turn != game.learner and opponent.winner(game, board, moves=moves) is None:
@@ -96,7 +96,7 @@ class MinigameKind(Kind):
     def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
         tokens = move_tokens(text)
         if not tokens:
-            return ex._fb("unparseable", t("exercises.unreadable", lang=lang), text)
+            return feedback(ex, "unparseable", t("exercises.unreadable", lang=lang), text)
         game = game_of(ex)
         played = _replay(ex, game, tokens, lang)
         if isinstance(played, Feedback):
@@ -109,16 +109,16 @@ class MinigameKind(Kind):
             board.pop()
             reply = board.san(last)
             board.push(last)
-            return ex._fb("incomplete", t("exercises.minigame_more", lang=lang, reply=reply,
-                                          side=color_name(not board.turn, lang=lang)),
-                          line)
+            return feedback(ex, "incomplete", t("exercises.minigame_more", lang=lang, reply=reply,
+                                                side=color_name(not board.turn, lang=lang)),
+                            line)
         if result == opponent.DRAW:
-            return ex._fb("wrong", t("exercises.minigame_draw", lang=lang, n=game.max_moves),
-                          line)
+            return feedback(ex, "wrong", t("exercises.minigame_draw", lang=lang, n=game.max_moves),
+                            line)
         reason = _reason(game, board, bool(result), lang)
         if result == game.learner:
-            return ex._right(line, lang, t("exercises.minigame_won", lang=lang, reason=reason))
-        return ex._fb("wrong", t("exercises.minigame_lost", lang=lang, reason=reason), line)
+            return praise(ex, line, lang, t("exercises.minigame_won", lang=lang, reason=reason))
+        return feedback(ex, "wrong", t("exercises.minigame_lost", lang=lang, reason=reason), line)
 
     def solutions(self, ex: Exercise) -> list[str]:
         """One won game: the learner's moves with the opponent's replies."""
@@ -136,7 +136,7 @@ class MinigameKind(Kind):
     def prompt(self, ex: Exercise, lang: Lang) -> str:
         return t("exercises.prompt_minigame", lang=lang,
                  rule=t(f"exercises.rule_{ex.data['rule']}", lang=lang),
-                 side=color_name(ex._board.turn, lang=lang), n=ex.data["max_moves"])
+                 side=color_name(ex.position.turn, lang=lang), n=ex.data["max_moves"])
 
     def answer_how(self, ex: Exercise, lang: Lang) -> str:
         return t("exercises.minigame_how", lang=lang)
@@ -150,7 +150,7 @@ class MinigameKind(Kind):
     def field_problems(self, ex: Exercise) -> list[Problem]:
         if ex.data.get("rule") not in opponent.RULES or not ex.fen:
             return []
-        board = ex._board
+        board = ex.position
         kinds = {p.piece_type for p in board.piece_map().values()}
         rule = ex.data["rule"]
         if rule == "pawn_war" and kinds - {chess.PAWN}:

@@ -7,7 +7,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,7 @@ from chesskit.exercises.protocol import (
     KindName,
     Lang,
     Problem,
+    feedback,
 )
 from chesskit.exercises.registry import KINDS
 from chesskit.i18n import color_name, localize, t
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from chesskit.drawing.diagram import BoardSvg
 
 EMPTY_FEN = "8/8/8/8/8/8/8/8 w - - 0 1"
+logger = logging.getLogger("chesskit.exercises")
 
 
 def field_problems(ex: Exercise) -> list[Problem]:
@@ -102,11 +105,10 @@ class Exercise:
         return to_board(self.fen or EMPTY_FEN)
 
     @cached_property
-    def _board(self) -> chess.Board:
+    def position(self) -> chess.Board:
+        """The exercise's position, one board shared by every call: read it, never play on it
+        (``board()`` gives a copy to play on)."""
         return self.board()
-
-    def _square(self, name: str = "square") -> chess.Square:
-        return chess.parse_square(str(self.data[name]).lower())
 
     # -- checking -----------------------------------------------------------------------
     def check(self, answer: object, *, lang: Lang = None) -> Feedback:
@@ -119,23 +121,17 @@ class Exercise:
         """
         text = clean(answer)
         if text is None:
-            return self._fb("unparseable", t("exercises.unreadable", lang=lang), "")
+            return feedback(self, "unparseable", t("exercises.unreadable", lang=lang), "")
         if not text:
-            return self._fb("empty", t("exercises.empty", lang=lang), "")
+            return feedback(self, "empty", t("exercises.empty", lang=lang), "")
         try:
             return self.spec.check(self, text, lang)
-        except (ChessKitError, ValueError, KeyError, IndexError, TypeError):
-            return self._fb("unparseable", t("exercises.unreadable", lang=lang), text)
-
-    def _fb(self, code: str, message: str, text: str,
-            squares: Sequence[chess.Square] = ()) -> Feedback:
-        return Feedback(code == "correct", code, message, tuple(squares), text, self.id)
-
-    def _right(self, text: str, lang: Lang, detail: str = "",
-               squares: Sequence[chess.Square] = ()) -> Feedback:
-        message = t("exercises.correct_because", lang=lang, detail=detail) if detail \
-            else t("exercises.correct", lang=lang)
-        return self._fb("correct", message, text, squares)
+        except (ChessKitError, ValueError):  # what an answer can cause (python-chess's too)
+            return feedback(self, "unparseable", t("exercises.unreadable", lang=lang), text)
+        except Exception:  # a bug: logged with its traceback, reported for this answer alone
+            logger.exception("checking the answer %r to %s (kind %s) failed", text, self.id,
+                             self.kind)
+            return feedback(self, "check_error", t("exercises.check_error", lang=lang), text)
 
     # -- answers ------------------------------------------------------------------------
     @cached_property
@@ -158,7 +154,7 @@ class Exercise:
     # -- the task -----------------------------------------------------------------------
     def side(self, *, lang: Lang = None) -> str:
         """The side to move, as a word ("white" / "白方")."""
-        return color_name(self._board.turn, lang=lang)
+        return color_name(self.position.turn, lang=lang)
 
     def prompt_text(self, *, lang: Lang = None) -> str:
         """The task in the language: the stored prompt, or the default one for kind and goal.

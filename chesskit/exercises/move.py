@@ -25,7 +25,16 @@ from chesskit.exercises.common import (
     solution_arrow,
 )
 from chesskit.exercises.feedback import Feedback
-from chesskit.exercises.protocol import BoardInput, BoardMarks, Goal, Kind, Lang, Problem
+from chesskit.exercises.protocol import (
+    BoardInput,
+    BoardMarks,
+    Goal,
+    Kind,
+    Lang,
+    Problem,
+    feedback,
+    praise,
+)
 from chesskit.i18n import color_name, piece_on, sentences, t
 from chesskit.rules import search, values
 from chesskit.rules.explain import explain_move
@@ -84,7 +93,7 @@ def _develop_problem(board: chess.Board, move: chess.Move) -> str | None:
             and chess.square_rank(blocked) == (1 if board.turn == chess.WHITE else 6)
             and board.piece_at(blocked) == chess.Piece(chess.PAWN, board.turn)):
         return "blocks_pawn"
-    if search._centre_distance(move.to_square) >= search._centre_distance(move.from_square):
+    if search.centre_distance(move.to_square) >= search.centre_distance(move.from_square):
         return "not_centre"
     if not search.wins_at_least(board, move, 0, depth=1):
         return "blunder"
@@ -287,10 +296,10 @@ def read_one_move(ex: Exercise, board: chess.Board, text: str, lang: Lang
                   ) -> chess.Move | Feedback:
     """The one legal move written, or the Feedback saying why it is not one."""
     if len(move_tokens(text)) != 1:
-        return ex._fb("unparseable", t("exercises.one_move", lang=lang), text)
+        return feedback(ex, "unparseable", t("exercises.one_move", lang=lang), text)
     verdict = explain_move(board, move_tokens(text)[0], lang=lang)
     if verdict.move is None or not verdict.legal:
-        return ex._fb(fail_code(verdict), verdict.message, text, verdict.squares)
+        return feedback(ex, fail_code(verdict), verdict.message, text, verdict.squares)
     return verdict.move
 
 
@@ -313,7 +322,7 @@ class MoveKind(Kind):
         return []
 
     def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
-        board = ex._board
+        board = ex.position
         move = read_one_move(ex, board, text, lang)
         if isinstance(move, Feedback):
             return move
@@ -322,12 +331,12 @@ class MoveKind(Kind):
             detail = describe(board, move, lang)
             if ex.goal in WARNED_GOALS:
                 detail = sentences(detail, praise_warning(board, move, lang), lang=lang)
-            return ex._right(board.san(move), lang, detail, squares)
-        return ex._fb("wrong", _move_reason(ex, board, move, lang), board.san(move), squares)
+            return praise(ex, board.san(move), lang, detail, squares)
+        return feedback(ex, "wrong", _move_reason(ex, board, move, lang), board.san(move), squares)
 
     def solutions(self, ex: Exercise) -> list[str]:
         """Every move that reaches the goal, best first (see :func:`best_first`)."""
-        board = ex._board
+        board = ex.position
         return best_first(board, [m for m in board.legal_moves if _goal_met(ex, board, m)])
 
     def prompt(self, ex: Exercise, lang: Lang) -> str:

@@ -18,7 +18,15 @@ import chess
 from chesskit.exercises.answers import move_tokens, san_line, uci_moves
 from chesskit.exercises.common import fail_code, prompt_fields
 from chesskit.exercises.feedback import Feedback
-from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, NotationMode
+from chesskit.exercises.protocol import (
+    BoardInput,
+    BoardMarks,
+    Kind,
+    Lang,
+    NotationMode,
+    feedback,
+    praise,
+)
 from chesskit.i18n import color_name, piece_name, piece_on, t
 from chesskit.rules.explain import explain_move
 from chesskit.rules.notation import normalize_move_text
@@ -101,11 +109,11 @@ def _check_last_move(ex: Exercise, moves: list[chess.Move], token: str, lang: La
     last = moves[-1]
     verdict = explain_move(board, token, lang=lang)
     if verdict.move == last:
-        return ex._right(board.san(last), lang, squares=(last.from_square, last.to_square))
+        return praise(ex, board.san(last), lang, squares=(last.from_square, last.to_square))
     if verdict.code == "unparseable":
-        return ex._fb("unparseable", verdict.message, token)
-    return ex._fb("wrong", t("exercises.not_last_move", lang=lang, text=token, n=len(moves)),
-                  token)
+        return feedback(ex, "unparseable", verdict.message, token)
+    return feedback(ex, "wrong", t("exercises.not_last_move", lang=lang, text=token, n=len(moves)),
+                    token)
 
 
 class NotationKind(Kind):
@@ -123,7 +131,7 @@ class NotationKind(Kind):
         board = _start(ex)
         tokens = move_tokens(text)
         if not tokens:
-            return ex._fb("unparseable", t("exercises.unreadable", lang=lang), text)
+            return feedback(ex, "unparseable", t("exercises.unreadable", lang=lang), text)
         if ex.data["mode"] == "read" and len(tokens) == 1:
             return _check_last_move(ex, expected, tokens[0], lang)
         start = board.copy(stack=False)
@@ -131,36 +139,36 @@ class NotationKind(Kind):
         for index, token in enumerate(tokens):
             where = {"number": board.fullmove_number, "side": color_name(board.turn, lang=lang)}
             if index >= len(expected):
-                return ex._fb("wrong", t("exercises.game_too_long", lang=lang, n=len(expected)),
-                              text)
+                return feedback(ex, "wrong",
+                                t("exercises.game_too_long", lang=lang, n=len(expected)), text)
             if _COORDINATES.fullmatch(token) and ex.data["mode"] != "read":
                 message = _coordinates_message(board, token, lang)
-                return ex._fb("wrong", t("exercises.game_at", lang=lang, message=message,
-                                         **where), text)
+                return feedback(ex, "wrong", t("exercises.game_at", lang=lang, message=message,
+                                               **where), text)
             verdict = explain_move(board, token, lang=lang)
             if verdict.move is None or not verdict.legal:
-                return ex._fb(fail_code(verdict), t("exercises.game_at", lang=lang,
-                                                    message=verdict.message, **where),
-                              text, verdict.squares)
+                return feedback(ex, fail_code(verdict), t("exercises.game_at", lang=lang,
+                                                          message=verdict.message, **where),
+                                text, verdict.squares)
             squares = (verdict.move.from_square, verdict.move.to_square)
             if verdict.move != expected[index]:
                 message = t("exercises.not_the_move", lang=lang, san=board.san(verdict.move),
                             piece=_move_words(board, expected[index], lang))
-                return ex._fb("wrong", t("exercises.game_at", lang=lang, message=message,
-                                         **where), text, squares)
+                return feedback(ex, "wrong", t("exercises.game_at", lang=lang, message=message,
+                                               **where), text, squares)
             forms = _written_forms(board, verdict.move)
             if ex.data["mode"] != "read" and normalize_move_text(token) not in forms:
                 message = t("exercises.written_as", lang=lang, text=token, san=forms[0])
-                return ex._fb("wrong", t("exercises.game_at", lang=lang, message=message,
-                                         **where), text, squares)
+                return feedback(ex, "wrong", t("exercises.game_at", lang=lang, message=message,
+                                               **where), text, squares)
             played.append(verdict.move)
             board.push(verdict.move)
         line = san_line(start, played)
         left = len(expected) - len(played)
         if left:
             key = "exercises.game_short_one" if left == 1 else "exercises.game_short"
-            return ex._fb("incomplete", t(key, lang=lang, n=left), line)
-        return ex._right(line, lang)
+            return feedback(ex, "incomplete", t(key, lang=lang, n=left), line)
+        return praise(ex, line, lang)
 
     def solutions(self, ex: Exercise) -> list[str]:
         """The SAN (a written move also in its long form: "Nf3", "Ng1-f3"; a game as a line)."""

@@ -30,9 +30,10 @@ from typing import Literal, get_args
 
 import chess
 
-from chesskit.errors import ChessKitError
+from chesskit.errors import OpponentError as OpponentError  # also importable from here
 from chesskit.i18n import piece_name, t
 from chesskit.rules import search, values
+from chesskit.rules.position import PositionKey, position_key
 
 Rule = Literal["pawn_war", "king_race", "most_captures", "piece_v_pawns"]
 RULES: tuple[Rule, ...] = get_args(Rule)
@@ -42,10 +43,6 @@ DRAW: Literal["draw"] = "draw"
 Outcome = bool | Literal["draw"]
 _REPLY_DEPTH = 2
 """Plies the mini-game opponent looks ahead (its move and the learner's answer)."""
-
-
-class OpponentError(ChessKitError):
-    """The position does not fit the mini-game or the ending (e.g. kings in a pawn war)."""
 
 
 # -- mini-games ---------------------------------------------------------------------------
@@ -207,11 +204,11 @@ def winning_line(game: Game, *, most_nodes: int = 300_000) -> list[chess.Move] |
     ['h2h4', 'h4h5', 'h5h6', 'h6h7', 'h7h8q']
     """
     board = game.start.copy(stack=False)
-    failed: set[tuple[object, int]] = set()
+    failed: set[tuple[PositionKey, int]] = set()
     nodes = [0]
 
     def search_from(moves: int) -> list[chess.Move] | None:
-        key = (board._transposition_key(), moves)
+        key = (position_key(board), moves)
         if key in failed or nodes[0] > most_nodes:
             return None
         nodes[0] += 1
@@ -386,7 +383,7 @@ def _threatened(board: chess.Board, color: chess.Color) -> int:
 
 
 def _attack_key(board: chess.Board, move: chess.Move,
-                seen: set[object]) -> tuple[int, int, int, int, int, int, str] | None:
+                seen: set[PositionKey]) -> tuple[int, int, int, int, int, int, str] | None:
     """How good ``move`` is for the attacker (smaller is better), None when it stalemates or
     lets the king take a piece.  Looks at every reply: no position of the game again first,
     then mate next move, then no piece left where the king attacks it, then the smallest box
@@ -396,14 +393,14 @@ def _attack_key(board: chess.Board, move: chess.Move,
     try:
         if board.is_stalemate() or _hangs(board):
             return None
-        repeated = 1 if board._transposition_key() in seen else 0
+        repeated = 1 if position_key(board) in seen else 0
         near = _king_distance(board, color)
         worst_box, worst_mate, worst_distance, threatened = 0, 0, 0, 0
         for answer in board.legal_moves:
             board.push(answer)
             worst_mate = max(worst_mate, 0 if _mate_next(board) else 1)
             worst_box = max(worst_box, ladder_box(board, color) + 4 * _edge(board, color))
-            repeated = max(repeated, 1 if board._transposition_key() in seen else 0)
+            repeated = max(repeated, 1 if position_key(board) in seen else 0)
             worst_distance = max(worst_distance, _king_distance(board, color))
             threatened = max(threatened, _threatened(board, color))
             board.pop()
@@ -430,13 +427,13 @@ def attacker_move(board: chess.Board) -> chess.Move | None:
     return chess.Move.from_uci(min(keys)[-1])
 
 
-def _positions(board: chess.Board) -> set[object]:
+def _positions(board: chess.Board) -> set[PositionKey]:
     """Every position of the game so far (to avoid going round in circles)."""
     replay = board.root()
-    seen = {replay._transposition_key()}
+    seen = {position_key(replay)}
     for move in board.move_stack:
         replay.push(move)
-        seen.add(replay._transposition_key())
+        seen.add(position_key(replay))
     return seen
 
 

@@ -18,7 +18,7 @@ from chesskit.exercises import opponent
 from chesskit.exercises.answers import move_tokens, san_line
 from chesskit.exercises.common import defender_turn, fail_code, prompt_fields
 from chesskit.exercises.feedback import Feedback
-from chesskit.exercises.protocol import BoardInput, Kind, Lang, Problem
+from chesskit.exercises.protocol import BoardInput, Kind, Lang, Problem, feedback, praise
 from chesskit.i18n import color_name, piece_on, t
 from chesskit.rules import search
 from chesskit.rules.explain import explain_move
@@ -50,9 +50,9 @@ def _replay(ex: Exercise, board: chess.Board, tokens: list[str], defend: search.
                 return turn
         verdict = explain_move(board, token, lang=lang)
         if not verdict.legal or verdict.move is None:
-            return ex._fb(fail_code(verdict), t("exercises.at_move", lang=lang, number=moves + 1,
-                                                message=verdict.message),
-                          san_line(start, board.move_stack), verdict.squares)
+            return feedback(ex, fail_code(verdict), t("exercises.at_move", lang=lang,
+                                                      number=moves + 1, message=verdict.message),
+                            san_line(start, board.move_stack), verdict.squares)
         board.push(verdict.move)
         moves += 1
         if board.is_game_over(claim_draw=True) or moves >= limit:
@@ -72,23 +72,23 @@ def _result(ex: Exercise, start: chess.Board, board: chess.Board, moves: int,
               "king": piece_on(chess.KING, king, lang=lang) if king is not None else ""}
     if board.is_checkmate():
         key = "exercises.playout_mated_one" if moves == 1 else "exercises.playout_mated"
-        return ex._right(line, lang, t(key, lang=lang, moves=moves))
+        return praise(ex, line, lang, t(key, lang=lang, moves=moves))
     if board.is_stalemate():
-        return ex._fb("wrong", t("exercises.playout_stalemate", lang=lang, **fields), line)
+        return feedback(ex, "wrong", t("exercises.playout_stalemate", lang=lang, **fields), line)
     if board.is_game_over(claim_draw=True):
-        return ex._fb("wrong", t("exercises.playout_draw", lang=lang, **fields), line)
+        return feedback(ex, "wrong", t("exercises.playout_draw", lang=lang, **fields), line)
     if moves >= int(ex.data["max_moves"]):
-        return ex._fb("wrong", t("exercises.playout_limit", lang=lang, **fields), line)
+        return feedback(ex, "wrong", t("exercises.playout_limit", lang=lang, **fields), line)
     last = board.pop()
     reply = board.san(last)
     board.push(last)
-    return ex._fb("incomplete", t("exercises.playout_more", lang=lang, reply=reply, **fields),
-                  line)
+    return feedback(ex, "incomplete", t("exercises.playout_more", lang=lang, reply=reply, **fields),
+                    line)
 
 
 def _technique_hint(ex: Exercise, lang: Lang) -> str:
     """The method for the mating material of a playout (K+Q, K+R+R, K+R), else the nudge."""
-    board = ex._board
+    board = ex.position
     pieces = "".join(sorted(chess.piece_symbol(p.piece_type) for p in board.piece_map().values()
                             if p.color == board.turn and p.piece_type != chess.KING))
     key = {"q": "technique_q", "rr": "technique_rr", "r": "technique_r"}.get(pieces,
@@ -107,7 +107,7 @@ class PlayoutKind(Kind):
         start = board.copy()
         tokens = move_tokens(text)
         if not tokens:
-            return ex._fb("unparseable", t("exercises.unreadable", lang=lang), text)
+            return feedback(ex, "unparseable", t("exercises.unreadable", lang=lang), text)
         with search.defender() as defend:
             moves = _replay(ex, board, tokens, defend, lang)
         if isinstance(moves, Feedback):

@@ -35,7 +35,7 @@ class PrepareKind(SoloKind):
         return solo.Goal(castle=str(ex.data["castle"]))
 
     def field_problems(self, ex: Exercise) -> list[Problem]:
-        if ex.fen and ex._board.king(not ex._board.turn) is not None:
+        if ex.fen and ex.position.king(not ex.position.turn) is not None:
             return [("fen", "the side that stands still has no king in a prepare drill")]
         return []
 

@@ -17,7 +17,17 @@ import chess
 
 from chesskit.exercises.common import after, fail_code, on, prompt_fields
 from chesskit.exercises.feedback import Feedback
-from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem, square_mark
+from chesskit.exercises.protocol import (
+    BoardInput,
+    BoardMarks,
+    Kind,
+    Lang,
+    Problem,
+    feedback,
+    field_square,
+    praise,
+    square_mark,
+)
 from chesskit.i18n import color_name, t
 from chesskit.rules import search
 from chesskit.rules.explain import explain_move
@@ -54,10 +64,10 @@ class ProtectKind(Kind):
     required = ("square",)
 
     def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
-        board = ex._board
+        board = ex.position
         verdict = explain_move(board, text, lang=lang)
         if verdict.move is None or not verdict.legal:
-            return ex._fb(fail_code(verdict), verdict.message, text, verdict.squares)
+            return feedback(ex, fail_code(verdict), verdict.message, text, verdict.squares)
         move = verdict.move
         san = board.san(move)
         later = after(board, move)
@@ -66,14 +76,14 @@ class ProtectKind(Kind):
             message = t("exercises.protect_loses", lang=lang, san=san,
                         side=color_name(later.turn, lang=lang), reply=later.san(capture),
                         piece=on(later, capture.to_square, lang))
-            return ex._fb("wrong", message, san, (capture.from_square, capture.to_square))
-        piece = on(later, move.to_square if move.from_square == ex._square() else ex._square(),
-                   lang)
-        return ex._right(san, lang, t("exercises.protect_right", lang=lang, piece=piece),
-                         (move.from_square, move.to_square))
+            return feedback(ex, "wrong", message, san, (capture.from_square, capture.to_square))
+        square = field_square(ex)
+        piece = on(later, move.to_square if move.from_square == square else square, lang)
+        return praise(ex, san, lang, t("exercises.protect_right", lang=lang, piece=piece),
+                      (move.from_square, move.to_square))
 
     def solutions(self, ex: Exercise) -> list[str]:
-        board = ex._board
+        board = ex.position
         return sorted(board.san(m) for m in board.legal_moves if saves(board, m))
 
     def prompt(self, ex: Exercise, lang: Lang) -> str:
@@ -90,11 +100,11 @@ class ProtectKind(Kind):
 
     def verify(self, ex: Exercise) -> list[Problem]:
         board = ex.board()
-        if board.color_at(ex._square()) != board.turn or board.is_check():
+        if board.color_at(field_square(ex)) != board.turn or board.is_check():
             return [("square", "the piece to save is the side to move's, not in check")]
         board.push(chess.Move.null())
         gain, capture = best_capture(board)
-        if gain <= 0 or capture is None or capture.to_square != ex._square():
+        if gain <= 0 or capture is None or capture.to_square != field_square(ex):
             return [("square", "the piece is not lost when the side to move does nothing")]
         return super().verify(ex)
 

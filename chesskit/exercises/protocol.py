@@ -6,6 +6,12 @@ never branches on a kind's name: it asks the kind.  Only ``check``, ``solutions`
 must be written; everything else has a default that fits a kind without board marks, answered
 by typing.
 
+What a kind reads and builds (the whole API a kind needs besides the rules layer):
+
+- ``ex.position``: the item's position, shared (read it; play on ``ex.board()``, a copy);
+- ``ex.data``: the item's own fields; :func:`field_square` reads one that names a square;
+- :func:`feedback` builds any verdict, :func:`praise` the verdict on a right answer.
+
 >>> from chesskit.exercises import KINDS
 >>> KINDS["move"].board_input(None), KINDS["setup"].name
 ('move', 'setup')
@@ -19,17 +25,18 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import chess
 
+from chesskit.exercises.feedback import Feedback
 from chesskit.i18n import localize, t
 
 if TYPE_CHECKING:
-    from chesskit.exercises.feedback import Feedback
     from chesskit.exercises.model import Exercise
 
 Lang = str | None
 KindName = Literal["square", "squares", "move", "line", "choice", "count", "notation", "setup",
                    "playout", "route", "capture_all", "protect", "check_in", "prepare",
                    "minigame"]
-"""The kinds of the course (a test may register one more)."""
+"""The kinds of the course, in the order of ``KINDS``: adding a name here registers the module
+``chesskit/exercises/<name>.py`` (a test may register one more kind in ``KINDS``)."""
 Goal = Literal["", "mate", "check", "capture", "escape_check", "stalemate", "castle",
                "en_passant", "promote", "win_material", "fork", "pin", "skewer",
                "discovered_attack", "double_check", "perpetual", "develop", "best"]
@@ -173,3 +180,42 @@ def square_mark(square: str) -> BoardMarks:
     {'yellow': ['e4']}
     """
     return BoardMarks(marks={"yellow": [square.lower()]})
+
+
+def feedback(ex: Exercise, code: str, message: str, answer: str,
+             squares: Sequence[chess.Square] = ()) -> Feedback:
+    """The verdict on ``answer`` (as the learner wrote it, cleaned): a code of ``CODES``, the
+    sentence that says why, and the squares the board marks; correct only for ``"correct"``.
+
+    >>> from chesskit.exercises import Exercise
+    >>> ex = Exercise(id="01.60", lesson=1, kind="square", data={"mode": "name", "square": "e4"})
+    >>> feedback(ex, "wrong", "Count the files again.", "d4", [chess.D4])
+    <chesskit.Feedback 01.60 wrong>
+    """
+    return Feedback(code == "correct", code, message, tuple(squares), answer, ex.id)
+
+
+def praise(ex: Exercise, answer: str, lang: Lang, detail: str = "",
+           squares: Sequence[chess.Square] = ()) -> Feedback:
+    """The verdict on a right answer: "Right!", or "Right! <detail>" when there is a reason.
+
+    >>> from chesskit.exercises import Exercise
+    >>> ex = Exercise(id="01.60", lesson=1, kind="square", data={"mode": "name", "square": "e4"})
+    >>> praise(ex, "e4", "en").message
+    'Right!'
+    """
+    message = t("exercises.correct_because", lang=lang, detail=detail) if detail \
+        else t("exercises.correct", lang=lang)
+    return feedback(ex, "correct", message, answer, squares)
+
+
+def field_square(ex: Exercise, name: str = "square") -> chess.Square:
+    """The square the item's field ``name`` holds ("E4" and "e4" alike); raises KeyError when
+    the item has no such field and ValueError when it names no square.
+
+    >>> from chesskit.exercises import Exercise
+    >>> ex = Exercise(id="01.60", lesson=1, kind="square", data={"mode": "name", "square": "E4"})
+    >>> field_square(ex) == chess.E4
+    True
+    """
+    return chess.parse_square(str(ex.data[name]).lower())

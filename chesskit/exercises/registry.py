@@ -1,7 +1,9 @@
-"""The registry of kinds, in the manner of python-chess's ``VARIANTS``: one line per kind.
+"""The registry of kinds, in the manner of python-chess's ``VARIANTS``: one list, ``KindName``.
 
-A new kind is one module with a :class:`~chesskit.exercises.protocol.Kind` subclass and its
-``KIND`` object, one line below, and its locale keys in ``locale/*/exercises.toml``.
+A kind is the module ``chesskit/exercises/<name>.py`` holding its
+:class:`~chesskit.exercises.protocol.Kind` object ``KIND``; its name in ``KindName``
+(:mod:`chesskit.exercises.protocol`) is what registers it here, in that order. Its texts go in
+``locale/*/exercises.toml``.
 
 >>> list(KINDS)[:3]
 ['square', 'squares', 'move']
@@ -9,40 +11,23 @@ A new kind is one module with a :class:`~chesskit.exercises.protocol.Kind` subcl
 
 from __future__ import annotations
 
-from chesskit.exercises import (
-    capture_all,
-    check_in,
-    choice,
-    count,
-    line,
-    minigame,
-    move,
-    notation,
-    playout,
-    prepare,
-    protect,
-    route,
-    setup,
-    square,
-    squares,
-)
-from chesskit.exercises.protocol import Kind
+import importlib
+from typing import get_args
 
-KINDS: dict[str, Kind] = {kind.name: kind for kind in (
-    square.KIND,
-    squares.KIND,
-    move.KIND,
-    line.KIND,
-    choice.KIND,
-    count.KIND,
-    notation.KIND,
-    setup.KIND,
-    playout.KIND,
-    route.KIND,
-    capture_all.KIND,
-    protect.KIND,
-    check_in.KIND,
-    prepare.KIND,
-    minigame.KIND,
-)}
+from chesskit.exercises.protocol import Kind, KindName
+
+
+def load_kind(name: str) -> Kind:
+    """The ``KIND`` object of the module ``chesskit.exercises.<name>``.
+
+    >>> load_kind("square")
+    <chesskit kind square>
+    """
+    kind = getattr(importlib.import_module(f"chesskit.exercises.{name}"), "KIND", None)
+    if not isinstance(kind, Kind) or kind.name != name:
+        raise TypeError(f"chesskit.exercises.{name}.KIND is not the Kind named {name!r}")
+    return kind
+
+
+KINDS: dict[str, Kind] = {name: load_kind(name) for name in get_args(KindName)}
 """Every kind by name (tests add a throwaway one with ``monkeypatch.setitem``)."""

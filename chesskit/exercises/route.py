@@ -21,7 +21,16 @@ from chesskit.exercises import solo
 from chesskit.exercises.answers import move_tokens
 from chesskit.exercises.common import fail_code, on
 from chesskit.exercises.feedback import Feedback
-from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem
+from chesskit.exercises.protocol import (
+    BoardInput,
+    BoardMarks,
+    Kind,
+    Lang,
+    Problem,
+    feedback,
+    field_square,
+    praise,
+)
 from chesskit.i18n import join_words, piece_on, t
 from chesskit.rules.explain import explain_move
 
@@ -65,27 +74,27 @@ class SoloKind(Kind):
     def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
         tokens = solo.pass_tokens(move_tokens(text))
         if not tokens:
-            return ex._fb("unparseable", t("exercises.unreadable", lang=lang), text)
+            return feedback(ex, "unparseable", t("exercises.unreadable", lang=lang), text)
         goal = self.goal(ex)
         state = solo.start(ex.board(), goal)
         played: list[chess.Move] = []
         for number, token in enumerate(tokens, start=1):
             if solo.done(state, goal):
-                return ex._fb("wrong", t("exercises.solo_extra", lang=lang, n=number - 1),
-                              self._line(ex, played))
+                return feedback(ex, "wrong", t("exercises.solo_extra", lang=lang, n=number - 1),
+                                self._line(ex, played))
             board = state.board
             verdict = explain_move(board, token, lang=lang)
             if verdict.move is None or not verdict.legal:
-                return ex._fb(fail_code(verdict), t("exercises.at_move", lang=lang,
-                                                    number=number, message=verdict.message),
-                              self._line(ex, played), verdict.squares)
+                return feedback(ex, fail_code(verdict), t("exercises.at_move", lang=lang,
+                                                          number=number, message=verdict.message),
+                                self._line(ex, played), verdict.squares)
             move = verdict.move
             if state.mover is not None and move.from_square != state.mover:
                 message = t("exercises.solo_only_piece", lang=lang,
                             piece=on(board, state.mover, lang))
-                return ex._fb("illegal", t("exercises.at_move", lang=lang, number=number,
-                                           message=message),
-                              self._line(ex, played), (move.from_square,))
+                return feedback(ex, "illegal", t("exercises.at_move", lang=lang, number=number,
+                                                 message=message),
+                                self._line(ex, played), (move.from_square,))
             after = solo.play(state, move, goal)
             danger = solo.unsafe(after) if goal.safe else []
             if danger:
@@ -93,21 +102,21 @@ class SoloKind(Kind):
                 message = t("exercises.solo_unsafe", lang=lang, san=board.san(move),
                             attacker=on(after.board, attacker, lang),
                             piece=on(after.board, danger[0], lang))
-                return ex._fb("wrong", t("exercises.at_move", lang=lang, number=number,
-                                         message=message),
-                              self._line(ex, [*played, move]),
-                              (attacker, danger[0]))
+                return feedback(ex, "wrong", t("exercises.at_move", lang=lang, number=number,
+                                               message=message),
+                                self._line(ex, [*played, move]),
+                                (attacker, danger[0]))
             played.append(move)
             state = after
         line = self._line(ex, played)
         if not solo.done(state, goal):
-            return ex._fb("incomplete", self.unfinished(ex, state, lang), line,
-                          tuple(sorted(state.left)))
+            return feedback(ex, "incomplete", self.unfinished(ex, state, lang), line,
+                            tuple(sorted(state.left)))
         par = self.par(ex)
         if len(played) > par:
-            return ex._fb("wrong", t("exercises.solo_over_par", lang=lang, moves=len(played),
-                                     par=par), line)
-        return ex._right(line, lang, t("exercises.solo_par", lang=lang, moves=len(played)))
+            return feedback(ex, "wrong", t("exercises.solo_over_par", lang=lang, moves=len(played),
+                                           par=par), line)
+        return praise(ex, line, lang, t("exercises.solo_par", lang=lang, moves=len(played)))
 
     def unfinished(self, ex: Exercise, state: solo.State, lang: Lang) -> str:
         """What is still to do after the moves written."""
@@ -152,14 +161,14 @@ class RouteKind(SoloKind):
     required = ("square", "stars", "par")
 
     def goal(self, ex: Exercise) -> solo.Goal:
-        return solo.Goal(targets=frozenset(square_list(ex.data["stars"])), mover=ex._square(),
+        return solo.Goal(targets=frozenset(square_list(ex.data["stars"])), mover=field_square(ex),
                          safe=bool(ex.data.get("safe", False)))
 
     def field_problems(self, ex: Exercise) -> list[Problem]:
         if not all(k in ex.data for k in self.required):
             return []
-        board = ex._board
-        piece = board.piece_at(ex._square())
+        board = ex.position
+        piece = board.piece_at(field_square(ex))
         if piece is None or piece.color != board.turn:
             return [("square", f"no piece of the side to move on {ex.data['square']}")]
         stars = square_list(ex.data["stars"])
@@ -171,8 +180,8 @@ class RouteKind(SoloKind):
 
     def prompt(self, ex: Exercise, lang: Lang) -> str:
         key = "exercises.prompt_route_safe" if ex.data.get("safe") else "exercises.prompt_route"
-        piece = ex._board.piece_type_at(ex._square()) or chess.PAWN
-        return t(key, lang=lang, piece=piece_on(piece, ex._square(), lang=lang),
+        piece = ex.position.piece_type_at(field_square(ex)) or chess.PAWN
+        return t(key, lang=lang, piece=piece_on(piece, field_square(ex), lang=lang),
                  n=len(square_list(ex.data["stars"])), par=self.par(ex),
                  squares=names(square_list(ex.data["stars"])))
 

@@ -16,7 +16,15 @@ import chess
 from chesskit.errors import BankError
 from chesskit.exercises.answers import read_placement
 from chesskit.exercises.feedback import Feedback
-from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem
+from chesskit.exercises.protocol import (
+    BoardInput,
+    BoardMarks,
+    Kind,
+    Lang,
+    Problem,
+    feedback,
+    praise,
+)
 from chesskit.i18n import color_name, join_words, piece_name, t
 
 if TYPE_CHECKING:
@@ -86,7 +94,7 @@ class SetupKind(Kind):
     def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
         given = read_placement(text)
         if given is None:
-            return ex._fb("unparseable", t("exercises.setup_unreadable", lang=lang), text)
+            return feedback(ex, "unparseable", t("exercises.setup_unreadable", lang=lang), text)
         target = setup_target(ex)
         answer = given.board_fen()
         for square in chess.SQUARES:
@@ -100,11 +108,11 @@ class SetupKind(Kind):
             assert piece is not None
             code = ("incomplete" if key == "setup_missing" and _only_missing(target, given)
                     else "wrong")
-            return ex._fb(code, t(f"exercises.{key}", lang=lang, square=name,
-                                  piece=piece_name(piece.piece_type, color=piece.color,
-                                                   lang=lang),
-                                  put=_put_name(have, lang)), answer, (square,))
-        return ex._right(answer, lang)
+            return feedback(ex, code, t(f"exercises.{key}", lang=lang, square=name,
+                                        piece=piece_name(piece.piece_type, color=piece.color,
+                                                         lang=lang),
+                                        put=_put_name(have, lang)), answer, (square,))
+        return praise(ex, answer, lang)
 
     def solutions(self, ex: Exercise) -> list[str]:
         """The placement as a piece list ("Ke1 Qd1 ke8", first when it is short) and as FEN."""

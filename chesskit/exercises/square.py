@@ -20,6 +20,9 @@ from chesskit.exercises.protocol import (
     Kind,
     Lang,
     SquareMode,
+    feedback,
+    field_square,
+    praise,
     square_mark,
 )
 from chesskit.i18n import t
@@ -41,21 +44,21 @@ class SquareKind(Kind):
     def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
         squares = read_squares(text)
         if squares is None or len(squares) != 1:
-            return ex._fb("unparseable", t("exercises.one_square", lang=lang), text)
-        given, target = squares[0], ex._square()
+            return feedback(ex, "unparseable", t("exercises.one_square", lang=lang), text)
+        given, target = squares[0], field_square(ex)
         name = chess.square_name(given)
         if given == target:
-            return ex._right(name, lang, squares=(given,))
+            return praise(ex, name, lang, squares=(given,))
         if chess.square_file(given) == chess.square_file(target):
             key = "square_file_right"
         elif chess.square_rank(given) == chess.square_rank(target):
             key = "square_rank_right"
         else:
             key = "square_wrong"
-        return ex._fb("wrong", t(f"exercises.{key}", lang=lang, square=name), name, (given,))
+        return feedback(ex, "wrong", t(f"exercises.{key}", lang=lang, square=name), name, (given,))
 
     def solutions(self, ex: Exercise) -> list[str]:
-        return [chess.square_name(ex._square())]
+        return [chess.square_name(field_square(ex))]
 
     def prompt(self, ex: Exercise, lang: Lang) -> str:
         return t(f"exercises.prompt_square_{ex.data['mode']}", lang=lang,

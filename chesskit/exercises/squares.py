@@ -24,6 +24,9 @@ from chesskit.exercises.protocol import (
     Lang,
     Problem,
     SquaresMode,
+    feedback,
+    field_square,
+    praise,
     square_mark,
 )
 from chesskit.i18n import color_name, piece_on, t
@@ -38,13 +41,13 @@ _MOVER_KIND = {chess.KNIGHT: "knight", chess.KING: "king", chess.PAWN: "pawn"}
 
 def target_squares(ex: Exercise) -> set[chess.Square]:
     """The squares the item asks for, computed with the rules."""
-    board = ex._board.copy(stack=False)
+    board = ex.position.copy(stack=False)
     mode = ex.data["mode"]
     if mode == "controlled":
         color = str(ex.data.get("color", "white")) == "white"
         return {sq for p in board.piece_map() if board.color_at(p) == color
                 for sq in board.attacks(p)}
-    square = ex._square()
+    square = field_square(ex)
     if mode == "attacks":
         return set(board.attacks(square))
     moving = squares_board(ex)
@@ -56,7 +59,7 @@ def _extra_reason(ex: Exercise, square: chess.Square, lang: Lang) -> str:
     if ex.data["mode"] == "controlled" or "square" not in ex.data:
         return t("exercises.squares_extra_side", lang=lang, square=name)
     board = squares_board(ex)
-    origin = ex._square()
+    origin = field_square(ex)
     piece = board.piece_type_at(origin) or chess.PAWN
     if ex.data["mode"] in ("moves", "king_safe"):
         verdict = explain_move(board, chess.square_name(origin) + name, lang=lang)
@@ -81,17 +84,17 @@ class SquaresKind(Kind):
     def check(self, ex: Exercise, text: str, lang: Lang) -> Feedback:
         given = read_squares(text)
         if given is None:
-            return ex._fb("unparseable", t("exercises.squares_unreadable", lang=lang), text)
+            return feedback(ex, "unparseable", t("exercises.squares_unreadable", lang=lang), text)
         names = " ".join(sorted({chess.square_name(s) for s in given}))
         target = target_squares(ex)
         extra = sorted(set(given) - target)
         missing = target - set(given)
         if extra:
-            return ex._fb("wrong", _extra_reason(ex, extra[0], lang), names, tuple(extra))
+            return feedback(ex, "wrong", _extra_reason(ex, extra[0], lang), names, tuple(extra))
         if missing:
             key = "exercises.squares_missing" if len(missing) > 1 else "exercises.square_missing"
-            return ex._fb("incomplete", t(key, lang=lang, n=len(missing)), names)
-        return ex._right(names, lang, squares=tuple(sorted(target)))
+            return feedback(ex, "incomplete", t(key, lang=lang, n=len(missing)), names)
+        return praise(ex, names, lang, squares=tuple(sorted(target)))
 
     def solutions(self, ex: Exercise) -> list[str]:
         return [" ".join(sorted(chess.square_name(s) for s in target_squares(ex)))]
@@ -106,7 +109,7 @@ class SquaresKind(Kind):
         """How the piece moves (a knight jumps, a king never into check ...)."""
         if "square" not in ex.data:
             return super().first_hint(ex, lang)
-        piece = ex._board.piece_type_at(ex._square())
+        piece = ex.position.piece_type_at(field_square(ex))
         return t(f"exercises.nudge_squares_{_MOVER_KIND.get(piece or chess.QUEEN, 'line')}",
                  lang=lang)
 

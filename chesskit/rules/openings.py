@@ -49,7 +49,7 @@ class Opening:
 
     def board(self, *, lang: str | None = None, **board_kwargs: object) -> BoardSvg:
         """The final position with the last move marked and the name and moves as caption."""
-        from chesskit.drawing.diagram import board
+        from chesskit.drawing.diagram import board  # noqa: PLC0415 (a display method: drawing is above)
 
         final = self.final_board()
         caption = t("openings.caption", lang=lang, name=self.title(lang=lang),

@@ -157,3 +157,26 @@ def is_drill(board: chess.BaseBoard) -> bool:
     True
     """
     return board.king(chess.WHITE) is None or board.king(chess.BLACK) is None
+
+
+PositionKey = tuple[int, int, int, int, int, int, int, int, bool, int, int | None]
+"""What makes two positions the same for repetition: pieces, side to move, rights, en passant."""
+
+
+def position_key(board: chess.Board) -> PositionKey:
+    """A hashable key equal for two boards exactly when they are the same position in the sense
+    of the repetition rule (the pieces, the side to move, the castling rights, and an en passant
+    capture only when one is legal). Built from python-chess's public fields, it is what its
+    private ``Board._transposition_key`` returns, at the same speed.
+
+    >>> a = chess.Board()
+    >>> for san in ("Nf3", "Nf6", "Ng1", "Ng8"):
+    ...     _ = a.push_san(san)
+    >>> position_key(a) == position_key(chess.Board()), position_key(a) == position_key(
+    ...     chess.Board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"))
+    (True, False)
+    """
+    return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+            board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK], board.turn,
+            board.clean_castling_rights(),
+            board.ep_square if board.has_legal_en_passant() else None)

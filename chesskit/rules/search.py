@@ -19,6 +19,7 @@ import chess.engine
 
 from chesskit.errors import EngineMissingError
 from chesskit.rules import engine as stockfish
+from chesskit.rules.position import PositionKey, position_key
 from chesskit.rules.values import VALUES, balance
 
 MATE_SCORE = 1000
@@ -83,7 +84,7 @@ def _can_mate(board: chess.Board, n: int, memo: _Memo, checks: bool = False) -> 
         return False
     if n == 1:
         return next(_mates_now(board), None) is not None
-    key = (board._transposition_key(), n)
+    key = (position_key(board), n)
     known = memo.get(key)
     if known is None:
         moves = ([m for m in board.generate_legal_moves()
@@ -277,7 +278,7 @@ def _negamax(board: chess.Board, depth: int, alpha: int, beta: int) -> int:
         if not any(board.generate_legal_moves()):
             return -MATE_SCORE if board.is_check() else 0
         return 0 if board.is_insufficient_material() else _quiesce(board, alpha, beta, 4)
-    key = (board._transposition_key(), depth)
+    key = (position_key(board), depth)
     known = _TABLE.get(key)
     if known is not None:
         score, kind, _ = known
@@ -315,7 +316,7 @@ def _least(board: chess.Board, replies: list[chess.Move], depth: int,
            skip: frozenset[chess.Move]) -> tuple[int, int]:
     """The score of the reply (not in ``skip``) that leaves the side to move after it least,
     and its index in ``replies`` (the first of equally good ones)."""
-    known = _TABLE.get((board._transposition_key(), depth))
+    known = _TABLE.get((position_key(board), depth))
     best: tuple[int, int] | None = None  # score, index in replies
     for index in sorted(range(len(replies)), key=lambda i: known is None
                         or replies[i] != known[2]):  # the remembered best reply first
@@ -363,7 +364,7 @@ def best_defence(board: chess.Board, move: chess.Move, *, depth: int = 2, safe: 
     >>> gain, reply.uci()
     (9, 'e8e7')
     """
-    key = (board._transposition_key(), move, depth, safe)
+    key = (position_key(board), move, depth, safe)
     known = _DEFENCES.get(key)
     return known if known is not None else _remember(
         _DEFENCES, key, _best_defence(board, move, depth, safe))
@@ -426,12 +427,12 @@ def is_perpetual(board: chess.Board, move: chess.Move, *, plies: int = 10) -> bo
         return False
     board.push(move)
     try:
-        return _defender_keeps_checked(board, plies, {board._transposition_key()}, {})
+        return _defender_keeps_checked(board, plies, {position_key(board)}, {})
     finally:
         board.pop()
 
 
-def _defender_keeps_checked(board: chess.Board, plies: int, seen: set[object],
+def _defender_keeps_checked(board: chess.Board, plies: int, seen: set[PositionKey],
                             memo: dict[tuple[object, int], bool]) -> bool:
     if board.is_checkmate():
         return True
@@ -440,7 +441,7 @@ def _defender_keeps_checked(board: chess.Board, plies: int, seen: set[object],
         return False
     for reply in replies:
         board.push(reply)
-        key = board._transposition_key()
+        key = position_key(board)
         ok = key in seen or _checker_continues(board, plies - 1, seen | {key}, memo)
         board.pop()
         if not ok:
@@ -448,9 +449,9 @@ def _defender_keeps_checked(board: chess.Board, plies: int, seen: set[object],
     return True
 
 
-def _checker_continues(board: chess.Board, plies: int, seen: set[object],
+def _checker_continues(board: chess.Board, plies: int, seen: set[PositionKey],
                        memo: dict[tuple[object, int], bool]) -> bool:
-    memo_key = (board._transposition_key(), plies)
+    memo_key = (position_key(board), plies)
     if memo_key in memo:
         return memo[memo_key]
     result = False
@@ -458,7 +459,7 @@ def _checker_continues(board: chess.Board, plies: int, seen: set[object],
         if not board.gives_check(move):
             continue
         board.push(move)
-        key = board._transposition_key()
+        key = position_key(board)
         result = key in seen or _defender_keeps_checked(board, plies - 1, seen | {key}, memo)
         board.pop()
         if result:
@@ -484,7 +485,7 @@ def stubborn_reply(board: chess.Board, *, limit: int = 3) -> chess.Move | None:
     return min(board.legal_moves, key=key, default=None)
 
 
-def _centre_distance(square: chess.Square) -> float:
+def centre_distance(square: chess.Square) -> float:
     return max(abs(chess.square_file(square) - _CENTRE[0]),
                abs(chess.square_rank(square) - _CENTRE[1]))
 
@@ -495,7 +496,7 @@ def _defence_key(board: chess.Board, move: chess.Move) -> tuple[int, int, float,
         stalemate = 1 if board.is_stalemate() else 0
         mated_next = 1 if next(_mates_now(board), None) is not None else 0
         king = board.king(not board.turn)
-        centre = _centre_distance(king) if king is not None else 0.0
+        centre = centre_distance(king) if king is not None else 0.0
         return (stalemate, mated_next, centre, -_room(board), move.uci())
     finally:
         board.pop()

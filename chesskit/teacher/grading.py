@@ -142,7 +142,7 @@ def _canonical(exercise_id: str, answer: str) -> str:
     exercise = catalog.exercise(exercise_id)
     if exercise.kind != "move":
         return answer
-    board = exercise._board
+    board = exercise.position
     try:
         return str(board.san(read_move(board, answer)))
     except ValueError:  # a move that cannot be read or played is checked as written

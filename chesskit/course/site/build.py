@@ -45,7 +45,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from importlib import metadata
 from pathlib import Path
 
-from chesskit.errors import ChessKitError
+from chesskit.errors import SiteError as SiteError  # also importable from here
 from chesskit.i18n import language, languages
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -75,10 +75,6 @@ START = "lessons/{lang}/00-start-here.ipynb"
 SESSION_BY_NAME = re.compile(r"let\{path:(?P<path>[\w$]+),name:(?P<name>[\w$]+)\}=(?P<opts>[\w$]+),"
                              r"(?P<found>[\w$]+)=this\._sessions\.find\("
                              r"(?P<s>[\w$]+)=>(?P=s)\.name===(?P=name)\)")
-
-
-class SiteError(ChessKitError):
-    """The browser site cannot be built; the message says what is missing."""
 
 
 def canonical(name: str) -> str:
