@@ -409,7 +409,7 @@ class Classroom:
 
 
 # -- handlers ------------------------------------------------------------------------------
-class Base(HubOAuthenticated, tornado.web.RequestHandler):
+class Base(HubOAuthenticated, tornado.web.RequestHandler):  # type: ignore[misc]  # jupyterhub is untyped
     """Shared by every handler: who is asking, in which language, JSON errors."""
 
     who: Identity | None = None
@@ -796,7 +796,7 @@ class Page(Base):
         self.finish(self.page.read_bytes())
 
 
-class Callback(HubOAuthCallbackHandler):
+class Callback(HubOAuthCallbackHandler):  # type: ignore[misc]  # jupyterhub is untyped
     """The end of the hub's OAuth login."""
 
     def initialize(self) -> None:

@@ -135,7 +135,7 @@ def read_any(text: str) -> list[Source]:
 
 # ---- PGN and Lichess studies ------------------------------------------------------------------
 
-class _Builder(chess.pgn.GameBuilder):
+class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
     """python-chess's game builder, quiet: errors are kept on the game, not logged."""
 
     def handle_error(self, error: Exception) -> None:
