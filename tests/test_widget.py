@@ -627,13 +627,31 @@ def test_only_solo_drills_check_each_move_without_submit() -> None:
     assert not ExerciseBoard(exercise=exercise("04.41")).drill
 
 
-def test_a_drill_stepped_back_offers_no_move_to_the_other_side() -> None:
+def test_a_drill_is_not_stepped_through() -> None:
+    """Stepping back in a drill showed positions where no piece could move (the other side's
+    turn); Take back and Try again undo a drill's moves instead."""
     from chesskit.exercises.catalog import exercise
 
     board = ExerciseBoard(exercise=exercise("05.40"), lang="en")
     _play_on(board, ["Rb1"])
-    board.handle({"type": "step", "delta": -1})  # White's move shown, Black's reply not yet
-    assert board.board.turn == chess.BLACK and board.legal == {}
-    board.handle({"type": "move", "from": "d4", "to": "d3"})
-    assert board.index == 1 and board.count == 3
-    assert board.message == "Black moves by itself: wait for its move, or press ▶ to see it."
+    shown = (board.index, board.fen)
+    board.handle({"type": "step", "delta": -1})
+    board.handle({"type": "goto", "index": 0})
+    assert (board.index, board.fen) == shown and board.legal
+
+
+def test_a_drill_over_par_is_tried_again_on_the_board() -> None:
+    from chesskit.exercises.catalog import exercise
+
+    board = ExerciseBoard(exercise=exercise("02.42"), lang="en")
+    _play_on(board, ["Bd2", "Be3", "Bh6", "Bf8"])
+    assert board.retry and board.mode == "view" and "fewer moves" in board.message
+    board.handle({"type": "pick", "square": "f8"})
+    assert board.message == 'This try is over. Press "Try again" under the board to play again.'
+    board.handle({"type": "retry"})
+    assert not board.retry and board.mode == "play" and board.fen == board._start.fen()
+    assert board.marks == {"yellow": ["e3", "f8", "h6"]} and board.legal["c1"]
+    _play_on(board, ["Be3", "Bh6", "Bf8"])
+    assert board.solved and not board.retry and board.message.startswith("Right!")
+    board.handle({"type": "pick", "square": "f8"})
+    assert board.message == "Solved! Go on to the next exercise."

@@ -99,10 +99,11 @@ export default {
       submit: button("submit", ui("submit"), () => send({ type: "submit" })),
       hint: button("hint", ui("hint"), () => send({ type: "hint" })),
       solution: button("solution", ui("solution"), () => send({ type: "solution" })),
+      again: button("again", ui("again"), () => send({ type: "retry" }), ui("again"), "\u21BB"),
     };
     bar.append(btn.first, btn.back, btn.forward, btn.last, btn.flip, btn.takeback, btn.clear,
       input, btn.play);
-    help.append(btn.submit, btn.hint, btn.solution);
+    help.append(btn.again, btn.submit, btn.hint, btn.solution);
 
     // answers that are not moves: a piece palette, option buttons, a number pad
     const paletteButtons = {};
@@ -172,7 +173,9 @@ export default {
       }
       drawShapes();
       const n = get("count"), i = get("index"), mode = get("mode"), ex = get("exercise_id");
-      for (const k of ["first", "back", "forward", "last"]) btn[k].hidden = n < 2;
+      // a drill is undone with Take back and Try again, never stepped through
+      const steps = n < 2 || (!!get("drill") && !(get("demo") || []).length);
+      for (const k of ["first", "back", "forward", "last"]) btn[k].hidden = steps;
       btn.first.disabled = btn.back.disabled = i === 0;
       btn.forward.disabled = btn.last.disabled = i >= n - 1;
       btn.takeback.hidden = !get("takeback") || mode !== "play";
@@ -186,7 +189,8 @@ export default {
       btn.submit.hidden = ex ? !submits || mode === "view" : mode !== "mark";
       btn.hint.hidden = !ex || !!get("solved") || !!(get("demo") || []).length;
       btn.solution.hidden = !ex;
-      help.hidden = btn.submit.hidden && btn.hint.hidden && btn.solution.hidden;
+      btn.again.hidden = !get("retry");
+      help.hidden = btn.submit.hidden && btn.hint.hidden && btn.solution.hidden && btn.again.hidden;
       prompt.textContent = get("prompt") || "";
       prompt.hidden = !prompt.textContent;
       moves.textContent = get("show_moves") ? get("movetext") : "";
@@ -269,7 +273,8 @@ export default {
       const mode = get("mode");
       if (mode === "mark") return send({ type: "mark", square: sq });
       if (mode === "place") return send({ type: "place", square: sq, piece: chosen || "" });
-      if (mode !== "play") return;
+      // a finished exercise says what to do next (Try again, the next exercise)
+      if (mode !== "play") return get("exercise_id") ? send({ type: "pick", square: sq }) : undefined;
       if (selected === sq) selected = null;
       else if (own(sq)) select(sq);
       else if (selected) {

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 _STATIC = resources.files("chesskit") / "static"
 _UI_KEYS = ("flip", "first", "back", "forward", "last", "takeback", "clear", "move_box",
             "answer_box", "play", "submit", "hint", "solution", "promote", "cancel", "can_go",
-            "targets", "palette", "delete", "minus", "ok")
+            "targets", "palette", "delete", "minus", "ok", "again", "dead")
 _PROMOTIONS = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT}
 _REASONS = {
     chess.Termination.CHECKMATE: "checkmate",
@@ -587,6 +587,8 @@ class ExerciseBoard(Board):
     """"Show solution" of a whole game: one sentence per position of the game played out."""
     demo_box = traitlets.List(traitlets.List(traitlets.Unicode())).tag(sync=True)
     """The squares of the lone king's box in each position of a basic mate played out."""
+    retry = traitlets.Bool(False).tag(sync=True)
+    """The try ended without the answer (a drill over par, a game drawn): "Try again" shows."""
     _announce_end = False
 
     def __init__(self, position: object = None, *, exercise: Exercise, size: int = 400,
@@ -662,6 +664,8 @@ class ExerciseBoard(Board):
         kind = content.get("type")
         if kind == "hint":
             self.show_hint()
+        elif kind == "retry":
+            self.try_again()
         elif kind == "solution":
             self.show_solution()
         else:
@@ -696,6 +700,8 @@ class ExerciseBoard(Board):
     def move(self, move: str | chess.Move) -> Verdict:
         """A move of the learner; the other side's moves (a reply, a pass) are the board's."""
         board = self._frames[self.index]
+        if self.mode == "view" and (self.retry or self.solved):
+            self.pick("")
         if (self._input in _DEFENDED or self.drill) and board.turn != self._start.turn:
             from chesskit.rules.explain import explain_move
 
@@ -761,8 +767,7 @@ class ExerciseBoard(Board):
             if self._input in _DEFENDED and not over:
                 self.waiting = True
             else:
-                self.mode = "view"
-                self._show(self.index)
+                self._finish(correct=feedback.correct)
             return
         self._frames = self._frames[: self.index]
         self._show(self.index - 1)
@@ -792,8 +797,50 @@ class ExerciseBoard(Board):
         self._record(answer, feedback, first=words)
         self._drill_marks(feedback)
         if feedback.code != "incomplete":
+            self._finish(correct=feedback.correct)
+
+    def _finish(self, *, correct: bool) -> None:
+        """The try is over: the board only shows; "Try again" comes when it missed."""
+        with self.hold_sync():
             self.mode = "view"
+            self.retry = not correct
             self._show(self.index)
+
+    def try_again(self) -> None:
+        """"Try again": the exercise's start position, its marks and arrows, moves allowed.
+
+        >>> from chesskit.exercises.catalog import exercise
+        >>> b = ExerciseBoard(exercise=exercise("02.42"), lang="en")
+        >>> for san in ("Bd2", "Be3", "Bh6", "Bf8"): _ = b.move(san)
+        >>> b.retry, b.mode
+        (True, 'view')
+        >>> b.try_again(); b.retry, b.mode, b.fen
+        (False, 'play', '8/8/8/8/8/8/8/2B5 w - - 0 1')
+        """
+        start = self.exercise.board_marks()
+        with self.hold_sync():
+            self.retry = self.waiting = self.show_moves = False
+            self.demo, self.demo_box = [], []
+            self.mode = _INPUT_MODES[self._input][0]
+            self._frames = [self._start.copy()]
+            self._show(0)
+            self.marks = {c: list(s) for c, s in start.marks.items()}
+            self.arrows = [_arrow(a) for a in start.arrows]
+            self.say(t("widget.again_start", lang=self.lang), kind="info")
+
+    def pick(self, square: str) -> None:
+        """A click on a board whose try is over says what to do next."""
+        if self.mode == "view" and (self.retry or self.solved):
+            self.say(t("widget.press_again" if self.retry else "widget.already_solved",
+                       lang=self.lang), kind="info")
+            return
+        super().pick(square)
+
+    def goto(self, index: int) -> Board:
+        """A drill is not stepped through (Take back and Try again undo its moves)."""
+        if self.drill and not self.demo:
+            return self
+        return super().goto(index)
 
     def _drill_answer(self, board: chess.Board) -> str:
         """The learner's moves of a drill so far (the other side's passes and replies left out)."""
