@@ -412,3 +412,26 @@ def test_drill_over_par_offers_try_again(lab: Lab, page: Page) -> None:
         click(page, target)
         page.wait_for_selector(f'.ck-board [data-sq="{target}"] .ck-w')
     assert "3 moves" in message(page, "Right")
+
+
+def test_a_board_without_its_kernel_says_so_and_a_reopened_one_shows_its_picture(
+        lab: Lab, page: Page) -> None:
+    open_and_run(lab, page, "dead.ipynb", "ck.Board()")
+    assert page.locator(".ck-static").is_hidden(), "the live board hides its saved picture"
+    kernel = next(s["kernel"]["id"] for s in lab.api("/api/sessions")
+                  if s["path"] == "dead.ipynb")
+    lab.api(f"/api/kernels/{kernel}/restart", method="POST")
+    wait_for(lambda: lab.kernel_ready("dead.ipynb"), what="the restarted kernel")
+    click(page, "g1")
+    click(page, "f3")
+    dead = page.locator(".ck-dead")
+    dead.wait_for()
+    assert dead.inner_text() == ("This board is not connected to Python any more. "
+                                 "Run this cell again to use the board.")
+    menu(page, "File", "Save Notebook")
+    wait_for(lambda: "ck-static" in (lab.root / "dead.ipynb").read_text(), what="the save")
+    page.reload()
+    picture = page.locator(".ck-static").first
+    picture.wait_for()
+    assert picture.locator('svg[role="img"]').is_visible()
+    assert picture.locator(".ck-run").inner_text() == "Run this cell to use the board."

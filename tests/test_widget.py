@@ -456,8 +456,19 @@ def test_exercise_board_displays_itself_then_its_answer_output(
     ex = exercises.Exercise(id="12.01", lesson=12, kind="move", goal="mate", fen=BACK_RANK)
     board = ExerciseBoard(exercise=ex)
     board._ipython_display_()
-    assert "application/vnd.jupyter.widget-view+json" in shown[0]
-    assert shown[1] == board.answer_bundle() and board._displays == ["answer-1"]
+    assert shown[0] == board.saved_picture(), "the picture a page without a kernel shows"
+    assert "<svg" in str(shown[0]["text/html"]) and "Run this cell" in str(shown[0]["text/html"])
+    assert list(shown[1]) == ["application/vnd.jupyter.widget-view+json"]
+    assert shown[2] == board.answer_bundle() and board._displays == ["answer-1"]
+
+
+def test_every_request_is_answered_so_that_a_page_can_tell_a_lost_kernel() -> None:
+    board = Board("start", lang="en")
+    said: list[object] = []
+    board.send = said.append  # type: ignore[method-assign]
+    board._on_msg(board, {"type": "ping"}, [])
+    board._on_msg(board, {"type": "move", "from": "e2", "to": "e4"}, [])
+    assert said == [{"type": "done"}, {"type": "done"}] and board.history == ["e4"]
 
 
 def test_odd_placements_never_raise() -> None:

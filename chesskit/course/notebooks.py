@@ -118,6 +118,8 @@ def _strip_volatile(notebook: nbformat.NotebookNode) -> None:
             data = output.get("data")
             if data:
                 data.pop("application/vnd.jupyter.widget-view+json", None)
+                if not data:  # a live board's own output: its saved picture is just before
+                    continue
             if (output.get("output_type") == "stream" and outputs
                     and outputs[-1].get("output_type") == "stream"
                     and outputs[-1].get("name") == output.get("name")):

@@ -19,13 +19,21 @@ const pieces = (fen) => {
   });
   return out;
 };
+const DEAD_MS = 8000;
 const isSave = (e) => (e.ctrlKey || e.metaKey) && !e.altKey && (e.key === "s" || e.key === "S");
 const glyph = (c) => `<span class="ck-p ${c === c.toUpperCase() ? "ck-w" : "ck-b"}">${GLYPH[c.toLowerCase()]}</span>`;
 
 export default {
   render({ model, el }) {
     const get = (k) => model.get(k);
-    const send = (msg) => model.send(msg);
+    // every request is answered ("done"); a board that hears nothing for DEAD_MS has lost its
+    // kernel (restarted, shut down, a notebook reopened) and says so on the board
+    let deadTimer = null;
+    const alive = () => { clearTimeout(deadTimer); deadTimer = null; dead.hidden = true; };
+    const send = (msg) => {
+      if (deadTimer === null) deadTimer = setTimeout(() => { dead.hidden = false; }, DEAD_MS);
+      try { model.send(msg); } catch (_) { /* no comm: the timer tells */ }
+    };
     const root = h("div", "ck", { "data-lm-suppress-shortcuts": "true" });
     const prompt = h("div", "ck-prompt");
     const wrap = h("div", "ck-wrap");
@@ -42,7 +50,9 @@ export default {
     const status = h("div", "ck-status");
     const answerBar = h("div", "ck-bar ck-answers");
     const palette = h("div", "ck-bar ck-palette", { role: "toolbar" });
-    wrap.append(grid, svg, promo);
+    const dead = h("div", "ck-dead", { role: "alert" });
+    dead.hidden = true;
+    wrap.append(grid, svg, promo, dead);
     const help = h("div", "ck-bar ck-help");
     root.append(prompt, wrap, palette, answerBar, bar, help, msg, status, moves, sr);
     el.append(root);
@@ -191,6 +201,7 @@ export default {
       btn.solution.hidden = !ex;
       btn.again.hidden = !get("retry");
       help.hidden = btn.submit.hidden && btn.hint.hidden && btn.solution.hidden && btn.again.hidden;
+      dead.textContent = ui("dead");
       prompt.textContent = get("prompt") || "";
       prompt.hidden = !prompt.textContent;
       moves.textContent = get("show_moves") ? get("movetext") : "";
@@ -379,7 +390,23 @@ export default {
       if (get("fen") !== shownFen) { selected = null; shownFen = get("fen"); sr.textContent = ""; }
       draw();
     };
-    model.on("change", redraw);
+    model.on("change", () => { alive(); redraw(); });
+    model.on("msg:custom", (m) => { if (m && m.type === "done") alive(); });
+    model.on("comm_live_update", () => send({ type: "ping" }));
+    // the saved picture printed before the board (widgets.board.saved_picture) is for pages
+    // without a live board: this one is live, so it goes (once the view is on the page)
+    let pictureGone = false;
+    const hidePicture = () => {
+      const child = el.isConnected && el.closest(".jp-OutputArea-child");
+      if (pictureGone || !child) return;
+      pictureGone = true;
+      const picture = child.previousElementSibling;
+      if (picture && picture.querySelector(".ck-static, svg") && !picture.querySelector(".ck"))
+        picture.style.display = "none";
+    };
+    const shown = new MutationObserver(() => { hidePicture(); if (pictureGone) shown.disconnect(); });
+    shown.observe(document.body, { childList: true, subtree: true });
+    requestAnimationFrame(hidePicture);
     model.on("change:flash", flash);
     model.on("change:waiting", wait);
     draw();
@@ -387,6 +414,8 @@ export default {
     return () => {
       clearTimeout(replyTimer);
       clearTimeout(flashTimer);
+      clearTimeout(deadTimer);
+      shown.disconnect();
       window.removeEventListener("keydown", letSave, true);
     };
   },

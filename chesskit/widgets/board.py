@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import html
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
@@ -286,8 +287,11 @@ class Board(anywidget.AnyWidget):
     # -- requests from the page (and from Python) ---------------------------------------------
 
     def _on_msg(self, _widget: object, content: object, _buffers: object) -> None:
+        """Answer a request, then say "done": a page that hears nothing knows that the board
+        lost its kernel and says so on the board."""
         if isinstance(content, Mapping):
             self.handle(content)
+        self.send({"type": "done"})
 
     def handle(self, content: Mapping[str, object]) -> None:
         """Answer one request of the page: ``{"type": "move", "from": "e2", "to": "e4"}``."""
@@ -501,6 +505,30 @@ class Board(anywidget.AnyWidget):
         data.update(self.svg()._repr_mimebundle_())
         return data, metadata
 
+    def saved_picture(self) -> dict[str, str]:
+        """The output shown before the board: its SVG and "Run this cell to use the board".
+        The live board hides it; a notebook opened without a kernel (or before the browser
+        course's kernel is ready) shows it instead of a board that cannot answer.
+
+        >>> Board("start", lang="en").saved_picture()["text/html"][-42:]
+        '>Run this cell to use the board.</p></div>'
+        """
+        picture = self.svg()
+        sentence = html.escape(t("widget.run_cell", lang=self.lang))
+        return {"text/html": f'<div class="ck-static">{picture}<p class="ck-run" '
+                             f'style="color:#555;font-style:italic">{sentence}</p></div>',
+                "text/plain": picture.alt}
+
+    def _ipython_display_(self) -> None:
+        """Two outputs: the saved picture (:meth:`saved_picture`), then the live board."""
+        from IPython.display import display
+
+        display(self.saved_picture(), raw=True)
+        bundle = super()._repr_mimebundle_()
+        data, metadata = bundle if bundle is not None else ({}, {})
+        data.pop("text/plain", None)  # the picture's text stands for the board
+        display(data, metadata=metadata, raw=True)
+
 
 def _sans(board: chess.Board) -> list[str]:
     replay = board.root()
@@ -645,8 +673,7 @@ class ExerciseBoard(Board):
         """The board, then a small output that the board updates with each answer."""
         from IPython.display import display
 
-        data, metadata = self._repr_mimebundle_()
-        display(data, metadata=metadata, raw=True)
+        super()._ipython_display_()
         handle = display(self.answer_bundle(), raw=True, display_id=True)
         if handle is not None:
             self._displays.append(handle.display_id)
