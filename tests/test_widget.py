@@ -12,12 +12,12 @@ from chesskit import exercises
 from chesskit.widgets.board import (
     BOARD_INPUTS,
     Board,
-    ExerciseBoard,
     legal_targets,
     result_sentence,
     square_labels,
 )
 from chesskit.widgets.boardstate import ANSWER_MIME, BoardAnswer, board_answers
+from chesskit.widgets.exercise_board import ExerciseBoard
 from chesskit.widgets.games import builtin_move, game_pgn, play
 
 START = chess.STARTING_FEN
@@ -429,7 +429,7 @@ def test_answer_output_is_fixed_until_an_answer_then_updated(
         ANSWER_MIME: {"exercise_id": "12.01", "answer": "", "after_solution": False},
         "text/plain": "12.01: your answer on the board is saved here."}
     updates: list[tuple[object, str]] = []
-    monkeypatch.setattr("IPython.display.update_display",
+    monkeypatch.setattr("chesskit.widgets.exercise_board.update_display",
                         lambda obj, *, display_id, raw: updates.append((obj, display_id)))
     first._displays.append("d1")
     first.handle({"type": "move", "from": "a1", "to": "a8"})
@@ -452,7 +452,8 @@ def test_exercise_board_displays_itself_then_its_answer_output(
         shown.append(data)
         return Handle() if options.get("display_id") else None
 
-    monkeypatch.setattr("IPython.display.display", display)
+    monkeypatch.setattr("chesskit.widgets.board.display", display)
+    monkeypatch.setattr("chesskit.widgets.exercise_board.display", display)
     ex = exercises.Exercise(id="12.01", lesson=12, kind="move", goal="mate", fen=BACK_RANK)
     board = ExerciseBoard(exercise=ex)
     board._ipython_display_()
