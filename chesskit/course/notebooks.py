@@ -51,7 +51,8 @@ def course_notebook(cells: list[nbformat.NotebookNode], *, lang: str, prefix: st
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [_setup_cell(lang), *cells]
     notebook.metadata = {
-        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+        "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                       "name": "python3"},
         "language_info": {"name": "python"},
         "chesskit": {"language": lang, **(metadata or {})},
     }
