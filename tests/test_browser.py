@@ -389,3 +389,49 @@ def test_fools_mate_two_players(lab: Lab, page: Page) -> None:
     page.wait_for_function("document.querySelector('.ck-moves').textContent.includes('Qh4#')")
     assert "Checkmate! Black wins." in message(page, "Checkmate")
     assert "0-1 checkmate" in run_cell(page, 2)
+
+
+def test_drill_over_par_offers_try_again(lab: Lab, page: Page) -> None:
+    open_and_run(lab, page, "drill.ipynb", "ck.exercise('02.42')")
+    assert page.locator(".ck-back").is_hidden(), "a drill is not stepped through"
+    for source, target in (("c1", "d2"), ("d2", "e3"), ("e3", "h6"), ("h6", "f8")):
+        click(page, source)
+        click(page, target)
+        page.wait_for_selector(f'.ck-board [data-sq="{target}"] .ck-w')
+    assert "it can be done in 3" in message(page, "You used 4 moves")
+    page.locator(".ck-again").wait_for()
+    assert page.locator(".ck-back").is_hidden() and page.locator(".ck-takeback").is_hidden()
+    click(page, "f8")  # the piece does not silently stop moving: the board says what to do
+    assert "Try again" in message(page, "This try is over")
+    page.locator(".ck-again").click()
+    message(page, "back at the start")
+    page.wait_for_selector('.ck-board [data-sq="c1"] .ck-w')
+    assert page.locator(".ck-again").is_hidden()
+    for source, target in (("c1", "e3"), ("e3", "h6"), ("h6", "f8")):
+        click(page, source)
+        click(page, target)
+        page.wait_for_selector(f'.ck-board [data-sq="{target}"] .ck-w')
+    assert "3 moves" in message(page, "Right")
+
+
+def test_a_board_without_its_kernel_says_so_and_a_reopened_one_shows_its_picture(
+        lab: Lab, page: Page) -> None:
+    open_and_run(lab, page, "dead.ipynb", "ck.Board()")
+    assert page.locator(".ck-static").is_hidden(), "the live board hides its saved picture"
+    kernel = next(s["kernel"]["id"] for s in lab.api("/api/sessions")
+                  if s["path"] == "dead.ipynb")
+    lab.api(f"/api/kernels/{kernel}/restart", method="POST")
+    wait_for(lambda: lab.kernel_ready("dead.ipynb"), what="the restarted kernel")
+    click(page, "g1")
+    click(page, "f3")
+    dead = page.locator(".ck-dead")
+    dead.wait_for()
+    assert dead.inner_text() == ("This board is not connected to Python any more. "
+                                 "Run this cell again to use the board.")
+    menu(page, "File", "Save Notebook")
+    wait_for(lambda: "ck-static" in (lab.root / "dead.ipynb").read_text(), what="the save")
+    page.reload()
+    picture = page.locator(".ck-static").first
+    picture.wait_for()
+    assert picture.locator('svg[role="img"]').is_visible()
+    assert picture.locator(".ck-run").inner_text() == "Run this cell to use the board."

@@ -139,3 +139,36 @@ def _soft_breaks(lines: list[str]) -> list[int]:
 def test_chinese_paragraphs_are_one_line(path: Path) -> None:
     """A line break inside a Chinese paragraph shows as a stray space ("。 下一句")."""
     assert not _soft_breaks(path.read_text(encoding="utf-8").splitlines())
+
+
+# Mainland words and forms that Taiwan writes otherwise (the table in locale/zh-Hant/
+# language.toml replaces them after OpenCC): none may reach a Traditional text.
+MAINLAND = ("國際象棋", "“", "”", "U 盤", "U盤", "回車", "同桌", "提交", "練習本", "通過閱讀",
+            "本后", "完后")
+TAIWAN_TOO = {"后", "划"}
+"""Characters OpenCC changes alone that Taiwan writes too: 后 the queen, 划 in 划算."""
+
+
+def _traditional_texts() -> Iterator[tuple[str, str]]:
+    """(where, text) of every zh-Hant text: the converted locale, bank, lesson and opening
+    texts, and the Markdown of every zh-Hant notebook the builder writes."""
+    from chesskit.course.lessons import lesson_sources, read_lesson
+    from chesskit.course.notebooks import exercise_notebook, lesson_notebook
+
+    for where, text in TEXTS:
+        yield where, i18n.to_traditional(text)
+    for source in lesson_sources(LESSONS.parents[1]):
+        lesson = read_lesson(source)
+        for build in (lesson_notebook, exercise_notebook):
+            for cell in build(lesson, "zh-Hant").cells:
+                yield f"{build.__name__} {lesson.number:02d}", cell.source
+
+
+def test_traditional_texts_have_no_mainland_words_or_simplified_characters() -> None:
+    found = [f"{where}: {word}" for where, text in _traditional_texts() for word in MAINLAND
+             if word in text]
+    simplified = sorted({f"{where}: {char}" for where, text in _traditional_texts()
+                         for char in set(CJK.findall(text.replace("西西里", ""))) - TAIWAN_TOO
+                         if i18n.to_traditional(char) != char})
+    assert not found, found
+    assert not simplified, simplified

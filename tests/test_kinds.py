@@ -164,7 +164,7 @@ def test_the_board_asks_the_kind(item: str, board_input: str) -> None:
 
 
 def test_the_widget_takes_each_items_answer_as_its_kind_says() -> None:
-    from chesskit.widgets.board import ExerciseBoard  # noqa: PLC0415 (anywidget: this test only)
+    from chesskit.widgets.exercise_board import ExerciseBoard  # noqa: PLC0415 (anywidget: this test only)
 
     seen = {(ex.kind, str(ex.data.get("mode"))): ex for ex in catalog.bank()}
     for ex in seen.values():

@@ -88,3 +88,11 @@ def test_printed_text_is_one_output_however_it_arrived(tmp_path) -> None:
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
     (output,) = execute(notebook, cwd=tmp_path).cells[0].outputs
     assert output.name == "stdout" and output.text == "a\nb\n"
+
+
+def test_a_built_board_is_its_saved_picture_without_widget_output(tmp_path) -> None:
+    code = "import chesskit as ck\nck.set_language('en')\nck.Board()"
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
+    (output,) = execute(notebook, cwd=tmp_path).cells[0].outputs
+    assert 'class="ck-static"' in output.data["text/html"]
+    assert "application/vnd.jupyter.widget-view+json" not in output.data

@@ -12,12 +12,12 @@ from chesskit import exercises
 from chesskit.widgets.board import (
     BOARD_INPUTS,
     Board,
-    ExerciseBoard,
     legal_targets,
     result_sentence,
     square_labels,
 )
 from chesskit.widgets.boardstate import ANSWER_MIME, BoardAnswer, board_answers
+from chesskit.widgets.exercise_board import ExerciseBoard
 from chesskit.widgets.games import builtin_move, game_pgn, play
 
 START = chess.STARTING_FEN
@@ -429,7 +429,7 @@ def test_answer_output_is_fixed_until_an_answer_then_updated(
         ANSWER_MIME: {"exercise_id": "12.01", "answer": "", "after_solution": False},
         "text/plain": "12.01: your answer on the board is saved here."}
     updates: list[tuple[object, str]] = []
-    monkeypatch.setattr("IPython.display.update_display",
+    monkeypatch.setattr("chesskit.widgets.exercise_board.update_display",
                         lambda obj, *, display_id, raw: updates.append((obj, display_id)))
     first._displays.append("d1")
     first.handle({"type": "move", "from": "a1", "to": "a8"})
@@ -452,12 +452,24 @@ def test_exercise_board_displays_itself_then_its_answer_output(
         shown.append(data)
         return Handle() if options.get("display_id") else None
 
-    monkeypatch.setattr("IPython.display.display", display)
+    monkeypatch.setattr("chesskit.widgets.board.display", display)
+    monkeypatch.setattr("chesskit.widgets.exercise_board.display", display)
     ex = exercises.Exercise(id="12.01", lesson=12, kind="move", goal="mate", fen=BACK_RANK)
     board = ExerciseBoard(exercise=ex)
     board._ipython_display_()
-    assert "application/vnd.jupyter.widget-view+json" in shown[0]
-    assert shown[1] == board.answer_bundle() and board._displays == ["answer-1"]
+    assert shown[0] == board.saved_picture(), "the picture a page without a kernel shows"
+    assert "<svg" in str(shown[0]["text/html"]) and "Run this cell" in str(shown[0]["text/html"])
+    assert list(shown[1]) == ["application/vnd.jupyter.widget-view+json"]
+    assert shown[2] == board.answer_bundle() and board._displays == ["answer-1"]
+
+
+def test_every_request_is_answered_so_that_a_page_can_tell_a_lost_kernel() -> None:
+    board = Board("start", lang="en")
+    said: list[object] = []
+    board.send = said.append  # type: ignore[method-assign]
+    board._on_msg(board, {"type": "ping"}, [])
+    board._on_msg(board, {"type": "move", "from": "e2", "to": "e4"}, [])
+    assert said == [{"type": "done"}, {"type": "done"}] and board.history == ["e4"]
 
 
 def test_odd_placements_never_raise() -> None:
@@ -627,13 +639,31 @@ def test_only_solo_drills_check_each_move_without_submit() -> None:
     assert not ExerciseBoard(exercise=exercise("04.41")).drill
 
 
-def test_a_drill_stepped_back_offers_no_move_to_the_other_side() -> None:
+def test_a_drill_is_not_stepped_through() -> None:
+    """Stepping back in a drill showed positions where no piece could move (the other side's
+    turn); Take back and Try again undo a drill's moves instead."""
     from chesskit.exercises.catalog import exercise
 
     board = ExerciseBoard(exercise=exercise("05.40"), lang="en")
     _play_on(board, ["Rb1"])
-    board.handle({"type": "step", "delta": -1})  # White's move shown, Black's reply not yet
-    assert board.board.turn == chess.BLACK and board.legal == {}
-    board.handle({"type": "move", "from": "d4", "to": "d3"})
-    assert board.index == 1 and board.count == 3
-    assert board.message == "Black moves by itself: wait for its move, or press ▶ to see it."
+    shown = (board.index, board.fen)
+    board.handle({"type": "step", "delta": -1})
+    board.handle({"type": "goto", "index": 0})
+    assert (board.index, board.fen) == shown and board.legal
+
+
+def test_a_drill_over_par_is_tried_again_on_the_board() -> None:
+    from chesskit.exercises.catalog import exercise
+
+    board = ExerciseBoard(exercise=exercise("02.42"), lang="en")
+    _play_on(board, ["Bd2", "Be3", "Bh6", "Bf8"])
+    assert board.retry and board.mode == "view" and "fewer moves" in board.message
+    board.handle({"type": "pick", "square": "f8"})
+    assert board.message == 'This try is over. Press "Try again" under the board to play again.'
+    board.handle({"type": "retry"})
+    assert not board.retry and board.mode == "play" and board.fen == board._start.fen()
+    assert board.marks == {"yellow": ["e3", "f8", "h6"]} and board.legal["c1"]
+    _play_on(board, ["Be3", "Bh6", "Bf8"])
+    assert board.solved and not board.retry and board.message.startswith("Right!")
+    board.handle({"type": "pick", "square": "f8"})
+    assert board.message == "Solved! Go on to the next exercise."

@@ -51,7 +51,8 @@ def course_notebook(cells: list[nbformat.NotebookNode], *, lang: str, prefix: st
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [_setup_cell(lang), *cells]
     notebook.metadata = {
-        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+        "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                       "name": "python3"},
         "language_info": {"name": "python"},
         "chesskit": {"language": lang, **(metadata or {})},
     }
@@ -118,6 +119,8 @@ def _strip_volatile(notebook: nbformat.NotebookNode) -> None:
             data = output.get("data")
             if data:
                 data.pop("application/vnd.jupyter.widget-view+json", None)
+                if not data:  # a live board's own output: its saved picture is just before
+                    continue
             if (output.get("output_type") == "stream" and outputs
                     and outputs[-1].get("output_type") == "stream"
                     and outputs[-1].get("name") == output.get("name")):

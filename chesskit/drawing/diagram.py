@@ -17,7 +17,7 @@ from typing import Any
 import chess
 import chess.svg
 
-from chesskit.drawing.text import FONT_FAMILY, wrap
+from chesskit.drawing.text import FONT_FAMILY, font_family, wrap
 from chesskit.errors import PositionError
 from chesskit.i18n import color_name, get_language, localize, piece_name, sentences, t
 from chesskit.rules.position import Position, is_drill, to_board
@@ -260,14 +260,15 @@ def _arrow_svg(frame: _Frame, tail: chess.Square, head: chess.Square, color: str
             + " ".join(f"{_num(x)},{_num(y)}" for x, y in points) + '"/></g>')
 
 
-def _caption_svg(frame: _Frame, lines: list[str]) -> str:
+def _caption_svg(frame: _Frame, lines: list[str], *, lang: str | None = None) -> str:
     if not lines:
         return ""
     x = frame.left + 4 * SQUARE
     y = frame.board_bottom + (18 if frame.left > 1 else 4) + _CAPTION_SIZE
     texts = "".join(f'<text x="{x}" y="{y + i * _CAPTION_LINE}">{html.escape(line)}</text>'
                     for i, line in enumerate(lines))
-    return (f'<g {_FONT} font-size="{_CAPTION_SIZE}" fill="#222" text-anchor="middle">'
+    return (f'<g font-family="\'{font_family(lang)}\',sans-serif" font-size="{_CAPTION_SIZE}" '
+            'fill="#222" text-anchor="middle">'
             f"{texts}</g>")
 
 
@@ -362,7 +363,7 @@ def board(position: Position, *, marks: Mapping[str, object] | None = None,
         "".join(_symbol_svg(frame, kind, symbols.get(kind, [])) for kind in ("dot", "circle")),
         _labels_svg(frame, labels),
         "".join(_arrow_svg(frame, *arrow) for arrow in arrow_list),
-        _caption_svg(frame, lines),
+        _caption_svg(frame, lines, lang=lang),
         "</svg>",
     ]
     return BoardSvg("".join(body), alt=alt)

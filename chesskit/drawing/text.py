@@ -14,8 +14,21 @@ from __future__ import annotations
 
 import re
 
+from chesskit.i18n import get_language
+
 FONT_FAMILY = "Noto Sans CJK SC"
 """The font every chesskit SVG names first: cairosvg uses only the first family it is given."""
+_FONTS = {"zh-Hant": "Noto Sans CJK TC"}
+"""Languages set in another face of the same font: Traditional Chinese in its own glyph forms."""
+
+
+def font_family(lang: str | None = None) -> str:
+    """The font of texts in ``lang`` (the current language by default).
+
+    >>> font_family("zh-Hant"), font_family("zh-Hans"), font_family("en")
+    ('Noto Sans CJK TC', 'Noto Sans CJK SC', 'Noto Sans CJK SC')
+    """
+    return _FONTS.get(get_language(lang), FONT_FAMILY)
 _CJK = 0x2E80
 _TOKENS = re.compile(r"[\u2e80-\uffff][，。、；：！？）」』]*|[^\s\u2e80-\uffff]+|\s+")
 

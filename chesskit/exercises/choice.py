@@ -43,6 +43,7 @@ OPTIONS = {"status": ("checkmate", "stalemate", "check", "none"),
 _SYNONYMS = {
     "yes": ("是", "对", "能", "行", "合法", "y", "true"),
     "no": ("否", "不", "不是", "不对", "不能", "不行", "不合法", "n", "false"),
+    "checkmate": ("mate", "#"),
     "white_better": ("+-",), "black_better": ("-+",), "equal": ("=",),
 }
 

@@ -19,13 +19,21 @@ const pieces = (fen) => {
   });
   return out;
 };
+const DEAD_MS = 8000;
 const isSave = (e) => (e.ctrlKey || e.metaKey) && !e.altKey && (e.key === "s" || e.key === "S");
 const glyph = (c) => `<span class="ck-p ${c === c.toUpperCase() ? "ck-w" : "ck-b"}">${GLYPH[c.toLowerCase()]}</span>`;
 
 export default {
   render({ model, el }) {
     const get = (k) => model.get(k);
-    const send = (msg) => model.send(msg);
+    // every request is answered ("done"); a board that hears nothing for DEAD_MS has lost its
+    // kernel (restarted, shut down, a notebook reopened) and says so on the board
+    let deadTimer = null;
+    const alive = () => { clearTimeout(deadTimer); deadTimer = null; dead.hidden = true; };
+    const send = (msg) => {
+      if (deadTimer === null) deadTimer = setTimeout(() => { dead.hidden = false; }, DEAD_MS);
+      try { model.send(msg); } catch (_) { /* no comm: the timer tells */ }
+    };
     const root = h("div", "ck", { "data-lm-suppress-shortcuts": "true" });
     const prompt = h("div", "ck-prompt");
     const wrap = h("div", "ck-wrap");
@@ -42,7 +50,9 @@ export default {
     const status = h("div", "ck-status");
     const answerBar = h("div", "ck-bar ck-answers");
     const palette = h("div", "ck-bar ck-palette", { role: "toolbar" });
-    wrap.append(grid, svg, promo);
+    const dead = h("div", "ck-dead", { role: "alert" });
+    dead.hidden = true;
+    wrap.append(grid, svg, promo, dead);
     const help = h("div", "ck-bar ck-help");
     root.append(prompt, wrap, palette, answerBar, bar, help, msg, status, moves, sr);
     el.append(root);
@@ -99,10 +109,11 @@ export default {
       submit: button("submit", ui("submit"), () => send({ type: "submit" })),
       hint: button("hint", ui("hint"), () => send({ type: "hint" })),
       solution: button("solution", ui("solution"), () => send({ type: "solution" })),
+      again: button("again", ui("again"), () => send({ type: "retry" }), ui("again"), "\u21BB"),
     };
     bar.append(btn.first, btn.back, btn.forward, btn.last, btn.flip, btn.takeback, btn.clear,
       input, btn.play);
-    help.append(btn.submit, btn.hint, btn.solution);
+    help.append(btn.again, btn.submit, btn.hint, btn.solution);
 
     // answers that are not moves: a piece palette, option buttons, a number pad
     const paletteButtons = {};
@@ -172,7 +183,9 @@ export default {
       }
       drawShapes();
       const n = get("count"), i = get("index"), mode = get("mode"), ex = get("exercise_id");
-      for (const k of ["first", "back", "forward", "last"]) btn[k].hidden = n < 2;
+      // a drill is undone with Take back and Try again, never stepped through
+      const steps = n < 2 || (!!get("drill") && !(get("demo") || []).length);
+      for (const k of ["first", "back", "forward", "last"]) btn[k].hidden = steps;
       btn.first.disabled = btn.back.disabled = i === 0;
       btn.forward.disabled = btn.last.disabled = i >= n - 1;
       btn.takeback.hidden = !get("takeback") || mode !== "play";
@@ -186,7 +199,9 @@ export default {
       btn.submit.hidden = ex ? !submits || mode === "view" : mode !== "mark";
       btn.hint.hidden = !ex || !!get("solved") || !!(get("demo") || []).length;
       btn.solution.hidden = !ex;
-      help.hidden = btn.submit.hidden && btn.hint.hidden && btn.solution.hidden;
+      btn.again.hidden = !get("retry");
+      help.hidden = btn.submit.hidden && btn.hint.hidden && btn.solution.hidden && btn.again.hidden;
+      dead.textContent = ui("dead");
       prompt.textContent = get("prompt") || "";
       prompt.hidden = !prompt.textContent;
       moves.textContent = get("show_moves") ? get("movetext") : "";
@@ -269,7 +284,8 @@ export default {
       const mode = get("mode");
       if (mode === "mark") return send({ type: "mark", square: sq });
       if (mode === "place") return send({ type: "place", square: sq, piece: chosen || "" });
-      if (mode !== "play") return;
+      // a finished exercise says what to do next (Try again, the next exercise)
+      if (mode !== "play") return get("exercise_id") ? send({ type: "pick", square: sq }) : undefined;
       if (selected === sq) selected = null;
       else if (own(sq)) select(sq);
       else if (selected) {
@@ -374,7 +390,23 @@ export default {
       if (get("fen") !== shownFen) { selected = null; shownFen = get("fen"); sr.textContent = ""; }
       draw();
     };
-    model.on("change", redraw);
+    model.on("change", () => { alive(); redraw(); });
+    model.on("msg:custom", (m) => { if (m && m.type === "done") alive(); });
+    model.on("comm_live_update", () => send({ type: "ping" }));
+    // the saved picture printed before the board (widgets.board.saved_picture) is for pages
+    // without a live board: this one is live, so it goes (once the view is on the page)
+    let pictureGone = false;
+    const hidePicture = () => {
+      const child = el.isConnected && el.closest(".jp-OutputArea-child");
+      if (pictureGone || !child) return;
+      pictureGone = true;
+      const picture = child.previousElementSibling;
+      if (picture && picture.querySelector(".ck-static, svg") && !picture.querySelector(".ck"))
+        picture.style.display = "none";
+    };
+    const shown = new MutationObserver(() => { hidePicture(); if (pictureGone) shown.disconnect(); });
+    shown.observe(document.body, { childList: true, subtree: true });
+    requestAnimationFrame(hidePicture);
     model.on("change:flash", flash);
     model.on("change:waiting", wait);
     draw();
@@ -382,6 +414,8 @@ export default {
     return () => {
       clearTimeout(replyTimer);
       clearTimeout(flashTimer);
+      clearTimeout(deadTimer);
+      shown.disconnect();
       window.removeEventListener("keydown", letSave, true);
     };
   },

@@ -18,7 +18,7 @@ from typing import Any
 import chess
 
 from chesskit.drawing.render import svg_to_png, svgs_to_pdf
-from chesskit.drawing.text import FONT_FAMILY, wrap
+from chesskit.drawing.text import font_family, wrap
 from chesskit.errors import WorksheetError
 from chesskit.i18n import color_name, t
 
@@ -35,7 +35,7 @@ def _text(x: float, y: float, text: str, *, size: float, anchor: str = "start",
 
 def _page(body: Iterable[str], *, number: int, pages: int, lang: str | None) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{PAGE_W}mm" height="{PAGE_H}mm" '
-            f'viewBox="0 0 {PAGE_W} {PAGE_H}" font-family="{FONT_FAMILY}">'
+            f'viewBox="0 0 {PAGE_W} {PAGE_H}" font-family="{font_family(lang)}">'
             f'<rect width="{PAGE_W}" height="{PAGE_H}" fill="#fff"/>' + "".join(body)
             + _text(PAGE_W / 2, PAGE_H - 8, t("worksheet.page", lang=lang, n=number, of=pages),
                     size=3, anchor="middle") + "</svg>")

@@ -16,8 +16,8 @@ True
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
+import html
+import io
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any, get_args
@@ -26,9 +26,11 @@ import anywidget
 import chess
 import chess.pgn
 import traitlets
+from IPython.display import display
 
-from chesskit.errors import ChessKitError, MoveError
-from chesskit.exercises.hints import ladder as hint_ladder
+from chesskit.drawing.diagram import BoardSvg
+from chesskit.drawing.diagram import board as diagram
+from chesskit.errors import MoveError
 from chesskit.exercises.protocol import BoardInput
 from chesskit.i18n import (
     color_name,
@@ -39,17 +41,17 @@ from chesskit.i18n import (
     sentences,
     t,
 )
-from chesskit.widgets.boardstate import ANSWER_MIME
+from chesskit.rules.explain import Verdict, explain_move
+from chesskit.rules.notation import read_move
+from chesskit.rules.position import Position, to_board
 
 if TYPE_CHECKING:
-    from chesskit.drawing.diagram import BoardSvg
-    from chesskit.exercises import Exercise, Feedback
-    from chesskit.rules.explain import Verdict
+    from chesskit.exercises import Exercise
 
 _STATIC = resources.files("chesskit") / "static"
 _UI_KEYS = ("flip", "first", "back", "forward", "last", "takeback", "clear", "move_box",
             "answer_box", "play", "submit", "hint", "solution", "promote", "cancel", "can_go",
-            "targets", "palette", "delete", "minus", "ok")
+            "targets", "palette", "delete", "minus", "ok", "again", "dead")
 _PROMOTIONS = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT}
 _REASONS = {
     chess.Termination.CHECKMATE: "checkmate",
@@ -62,12 +64,6 @@ _REASONS = {
 }
 BOARD_INPUTS: tuple[BoardInput, ...] = get_args(BoardInput)
 """How an exercise is answered on the board (see :func:`board_input`)."""
-
-
-def _to_board(position: object) -> chess.Board:
-    from chesskit.rules.position import to_board
-
-    return to_board(position)  # type: ignore[arg-type]
 
 
 def square_labels(board: chess.Board, *, lang: str | None = None) -> dict[str, str]:
@@ -109,7 +105,7 @@ def line_text(board: chess.Board) -> str:
     """
     root = board.root()
     number, turn, parts = root.fullmove_number, root.turn, []
-    for index, san in enumerate(_sans(board)):  # a pass of a drill reads "--"
+    for index, san in enumerate(played_sans(board)):  # a pass of a drill reads "--"
         if turn == chess.WHITE:
             parts.append(f"{number}. {san}")
         else:
@@ -148,7 +144,7 @@ class Board(anywidget.AnyWidget):
     ``Board(position="start", *, exercise=None, orientation="white", size=400, mode="play",
     positions=None, takeback=True, lang=None)``. ``positions``: a list of positions, or a PGN /
     SAN move text, to step through with the arrow buttons and keys. With ``exercise`` it is an
-    :class:`ExerciseBoard`.
+    :class:`chesskit.widgets.exercise_board.ExerciseBoard` (see ``__new__``).
 
     >>> Board("8/8/8/8/3R4/8/8/8", mode="mark").toggle("d4").marked
     ['d4']
@@ -188,12 +184,18 @@ class Board(anywidget.AnyWidget):
     lang = traitlets.Unicode("en").tag(sync=True)
 
     def __new__(cls, *args: Any, exercise: Exercise | None = None, **kwargs: Any) -> Board:
-        """``Board(..., exercise=ex)`` makes an :class:`ExerciseBoard`."""
-        target = ExerciseBoard if exercise is not None and cls is Board else cls
-        return super().__new__(target, *args, exercise=exercise, **kwargs)
+        """``Board(..., exercise=ex)`` makes an :class:`ExerciseBoard` (the public
+        ``ck.Board(exercise=...)`` of the README; inside chesskit ``ExerciseBoard`` is named)."""
+        if exercise is None or cls is not Board:
+            return super().__new__(cls, *args, exercise=exercise, **kwargs)
+        # imported here: exercise_board imports this module for its base class
+        from chesskit.widgets.exercise_board import ExerciseBoard
 
-    def __init__(self, position: object = "start", *, orientation: str = "white",
-                 size: int = 400, mode: str = "play", positions: object = None,
+        return super().__new__(ExerciseBoard, *args, exercise=exercise, **kwargs)
+
+    def __init__(self, position: Position = "start", *, orientation: str = "white",
+                 size: int = 400, mode: str = "play",
+                 positions: Iterable[Position] | str | None = None,
                  takeback: bool = True, lang: str | None = None, exercise: Exercise | None = None,
                  **kwargs: Any) -> None:
         super().__init__(orientation=orientation, size=size, mode=mode, takeback=takeback,
@@ -214,12 +216,13 @@ class Board(anywidget.AnyWidget):
     """Say at once how the shown game ended (exercise boards do not: it may be the answer)."""
 
     @staticmethod
-    def _read_frames(position: object, positions: object) -> list[chess.Board]:
+    def _read_frames(position: Position, positions: Iterable[Position] | str | None
+                     ) -> list[chess.Board]:
         if positions is None:
-            return [_to_board(position)]
+            return [to_board(position)]
         if isinstance(positions, str):
-            return _game_frames(positions, start=_to_board(position))
-        return [_to_board(p) for p in positions]  # type: ignore[attr-defined]
+            return game_frames(positions, start=to_board(position))
+        return [to_board(p) for p in positions]
 
     # -- what the board shows ---------------------------------------------------------------
 
@@ -245,7 +248,7 @@ class Board(anywidget.AnyWidget):
                            "board": t("widget.board_label", lang=self.lang, side=t(
                                "core.side_to_move", lang=self.lang,
                                side=color_name(board.turn, lang=self.lang)))}
-            self.history = _sans(board)
+            self.history = played_sans(board)
             self.movetext = line_text(board)
             self.promotion = ""
 
@@ -280,14 +283,17 @@ class Board(anywidget.AnyWidget):
 
     def draw(self, *arrows: str | Sequence[str]) -> Board:
         """Draw arrows ``"e2e4"`` or ``("g1", "f3", "blue")`` (colours green red blue yellow)."""
-        self.arrows = [_arrow(a) for a in arrows]
+        self.arrows = [arrow_spec(a) for a in arrows]
         return self
 
     # -- requests from the page (and from Python) ---------------------------------------------
 
     def _on_msg(self, _widget: object, content: object, _buffers: object) -> None:
+        """Answer a request, then say "done": a page that hears nothing knows that the board
+        lost its kernel and says so on the board."""
         if isinstance(content, Mapping):
             self.handle(content)
+        self.send({"type": "done"})
 
     def handle(self, content: Mapping[str, object]) -> None:
         """Answer one request of the page: ``{"type": "move", "from": "e2", "to": "e4"}``."""
@@ -358,8 +364,6 @@ class Board(anywidget.AnyWidget):
         tries = sorted(board.generate_pseudo_legal_moves(chess.BB_SQUARES[origin]),
                        key=lambda m: m.uci())
         if tries:
-            from chesskit.rules.explain import explain_move
-
             verdict = explain_move(board, tries[0], lang=self.lang)
             self.say(verdict.message, squares=verdict.squares or [origin], kind="error")
             return
@@ -369,8 +373,6 @@ class Board(anywidget.AnyWidget):
 
     def type_text(self, text: str) -> Verdict | None:
         """A move typed in the text box, read with :func:`chesskit.rules.notation.read_move`."""
-        from chesskit.rules.notation import read_move
-
         try:
             move = read_move(self._frames[self.index], text)
         except MoveError:
@@ -379,8 +381,6 @@ class Board(anywidget.AnyWidget):
 
     def move(self, move: str | chess.Move) -> Verdict:
         """Play ``move`` (SAN, UCI or a chess.Move) if it is legal, else explain why not."""
-        from chesskit.rules.explain import explain_move
-
         board = self._frames[self.index]
         verdict = explain_move(board, move, lang=self.lang)
         if self.mode != "play" or not verdict.legal or verdict.move is None:
@@ -418,7 +418,7 @@ class Board(anywidget.AnyWidget):
         if not self.takeback or not board.move_stack or self.index == 0:
             self.say(t("widget.nothing_to_take_back", lang=self.lang), kind="error")
             return
-        san = _sans(board)[-1]
+        san = played_sans(board)[-1]
         self._frames = self._frames[: self.index]
         self._show(self.index - 1)
         self.say(t("widget.taken_back", lang=self.lang, san=san), kind="info")
@@ -482,8 +482,6 @@ class Board(anywidget.AnyWidget):
 
     def svg(self) -> BoardSvg:
         """The position as the course's SVG diagram (what exported notebooks show)."""
-        from chesskit.drawing.diagram import board as diagram
-
         marks = {colour: list(squares) for colour, squares in sorted(self.marks.items())}
         if self.marked:
             marks["blue"] = [*marks.get("blue", []), *self.marked]
@@ -501,8 +499,30 @@ class Board(anywidget.AnyWidget):
         data.update(self.svg()._repr_mimebundle_())
         return data, metadata
 
+    def saved_picture(self) -> dict[str, str]:
+        """The output shown before the board: its SVG and "Run this cell to use the board".
+        The live board hides it; a notebook opened without a kernel (or before the browser
+        course's kernel is ready) shows it instead of a board that cannot answer.
 
-def _sans(board: chess.Board) -> list[str]:
+        >>> Board("start", lang="en").saved_picture()["text/html"][-42:]
+        '>Run this cell to use the board.</p></div>'
+        """
+        picture = self.svg()
+        sentence = html.escape(t("widget.run_cell", lang=self.lang))
+        return {"text/html": f'<div class="ck-static">{picture}<p class="ck-run" '
+                             f'style="color:#555;font-style:italic">{sentence}</p></div>',
+                "text/plain": picture.alt}
+
+    def _ipython_display_(self) -> None:
+        """Two outputs: the saved picture (:meth:`saved_picture`), then the live board."""
+        display(self.saved_picture(), raw=True)
+        bundle = super()._repr_mimebundle_()
+        data, metadata = bundle if bundle is not None else ({}, {})
+        data.pop("text/plain", None)  # the picture's text stands for the board
+        display(data, metadata=metadata, raw=True)
+
+
+def played_sans(board: chess.Board) -> list[str]:
     replay = board.root()
     sans = []
     for move in board.move_stack:
@@ -511,10 +531,8 @@ def _sans(board: chess.Board) -> list[str]:
     return sans
 
 
-def _game_frames(text: str, *, start: chess.Board) -> list[chess.Board]:
+def game_frames(text: str, *, start: chess.Board) -> list[chess.Board]:
     """Every position of a game given as PGN or as SAN moves, from ``start``."""
-    import io
-
     if "[FEN " not in text:  # the moves are read from ``start``
         text = f'[FEN "{start.fen()}"]\n[SetUp "1"]\n\n{text}'
     game = chess.pgn.read_game(io.StringIO(text))
@@ -532,7 +550,7 @@ def _name(square: chess.Square | str) -> str:
     return square if isinstance(square, str) else chess.square_name(square)
 
 
-def _arrow(arrow: str | Sequence[str]) -> list[str]:
+def arrow_spec(arrow: str | Sequence[str]) -> list[str]:
     if isinstance(arrow, str):
         return [arrow[:2], arrow[2:4], "green"]
     parts = [_name(part) for part in arrow]
@@ -544,389 +562,3 @@ def _int(text: str) -> int:
         return int(text)
     except ValueError:
         return 0
-
-
-# board input -> (board mode, what the text box reads, take back allowed)
-_INPUT_MODES: dict[BoardInput, tuple[str, str, bool]] = {
-    "move": ("play", "move", False), "line": ("play", "move", False),
-    "game": ("play", "move", False), "moves": ("play", "move", True),
-    "square": ("mark", "answer", False), "squares": ("mark", "answer", False),
-    "placement": ("place", "answer", False), "options": ("view", "answer", False),
-    "number": ("view", "answer", False), "text": ("view", "answer", False)}
-_PLAYED = ("move", "line", "game", "moves")  # inputs answered by playing moves
-_DEFENDED = ("line", "game")  # inputs where the board plays the defender's replies
-
-
-class ExerciseBoard(Board):
-    """An exercise on the board: prompt, board, feedback, hint and solution buttons.
-
-    Every answer given on the board is graded by ``Exercise.check`` like a typed one, recorded
-    with :func:`chesskit.learner.record_attempt`, and written into the cell's output (see
-    :data:`ANSWER_MIME` and ``widgets.boardstate``), which every frontend saves with the
-    notebook. The synced ``exercise_id`` + ``answer`` traits are the older, widget-state copy.
-    "Show solution" on a whole game (a playout, a mini-game) plays it out on the board: the
-    arrow buttons step through it, with a sentence for each move (``demo``) and, for the basic
-    mates, the lone king's box tinted (``demo_box``).
-    """
-
-    exercise_id = traitlets.Unicode("").tag(sync=True)
-    answer = traitlets.Unicode("").tag(sync=True)
-    attempts = traitlets.Int(0).tag(sync=True)
-    prompt = traitlets.Unicode("").tag(sync=True)
-    feedback = traitlets.Unicode("").tag(sync=True)
-    correct = traitlets.Bool(False).tag(sync=True)
-    solved = traitlets.Bool(False).tag(sync=True)
-    board_input = traitlets.Unicode("move").tag(sync=True)
-    choices = traitlets.List(traitlets.List(traitlets.Unicode())).tag(sync=True)
-    solution_shown = traitlets.Bool(False).tag(sync=True)
-    after_solution = traitlets.Bool(False).tag(sync=True)
-    solution_choice = traitlets.Unicode("").tag(sync=True)
-    drill = traitlets.Bool(False).tag(sync=True)
-    """One side moves alone and each move is checked at once (no Submit button)."""
-    demo = traitlets.List(traitlets.Unicode()).tag(sync=True)
-    """"Show solution" of a whole game: one sentence per position of the game played out."""
-    demo_box = traitlets.List(traitlets.List(traitlets.Unicode())).tag(sync=True)
-    """The squares of the lone king's box in each position of a basic mate played out."""
-    _announce_end = False
-
-    def __init__(self, position: object = None, *, exercise: Exercise, size: int = 400,
-                 lang: str | None = None, **_ignored: object) -> None:
-        self.exercise = exercise
-        self._input = exercise.board_input()
-        self._hint_level = 0
-        self._displays: list[str] = []
-        self._start = exercise.board()
-        mode, text_input, takeback = _INPUT_MODES[self._input]
-        super().__init__(self._start, size=size, mode=mode, takeback=takeback, lang=lang,
-                         exercise_id=exercise.id, board_input=self._input,
-                         text_input=text_input,
-                         orientation="white" if self._start.turn else "black")
-        self.prompt = exercise.prompt_text(lang=self.lang)
-        self.drill = self._input == "moves" and exercise.defender_reply(self._start) is not None
-        if self._input == "options":
-            self.choices = [[chr(65 + i), f"{chr(65 + i)}. {option}"]
-                            for i, option in enumerate(exercise.options(lang=self.lang))]
-        start = exercise.board_marks()
-        if start.marks:
-            self.highlight(**{c: list(s) for c, s in start.marks.items()})
-        if start.arrows:
-            self.draw(*start.arrows)
-
-    def __repr__(self) -> str:
-        return f"<chesskit.ExerciseBoard id={self.exercise_id!r} fen={self.fen!r}>"
-
-    def _status(self, board: chess.Board) -> str:
-        """Under an exercise board: what to do with it, for the inputs that are not moves."""
-        if self._input in _PLAYED:
-            return super()._status(board)
-        return t(f"widget.how_{self._input}", lang=self.lang)
-
-    # -- the answer saved with the notebook ---------------------------------------------------
-
-    def answer_bundle(self) -> dict[str, object]:
-        """The cell output that records the board answer (the same bytes until one is given).
-
-        >>> from chesskit.exercises import Exercise
-        >>> ex = Exercise(id="01.60", lesson=1, kind="square",
-        ...               data={"mode": "find", "square": "e4"})
-        >>> ExerciseBoard(exercise=ex, lang="en").answer_bundle()["text/plain"]
-        '01.60: your answer on the board is saved here.'
-        """
-        record = {"exercise_id": self.exercise_id, "answer": self.answer,
-                  "after_solution": self.after_solution}
-        key = "answer_saved" if self.answer else "answer_none"
-        text = t(f"widget.{key}", lang=self.lang, id=self.exercise_id, answer=self.answer)
-        late = t("widget.answer_after_solution", lang=self.lang) if self.after_solution else ""
-        return {ANSWER_MIME: record, "text/plain": sentences(text, late, lang=self.lang)}
-
-    def _ipython_display_(self) -> None:
-        """The board, then a small output that the board updates with each answer."""
-        from IPython.display import display
-
-        data, metadata = self._repr_mimebundle_()
-        display(data, metadata=metadata, raw=True)
-        handle = display(self.answer_bundle(), raw=True, display_id=True)
-        if handle is not None:
-            self._displays.append(handle.display_id)
-
-    def _save_answer(self) -> None:
-        from IPython.display import update_display
-
-        for display_id in self._displays:
-            update_display(self.answer_bundle(), display_id=display_id, raw=True)
-
-    # -- requests ------------------------------------------------------------------------------
-
-    def handle(self, content: Mapping[str, object]) -> None:
-        """Requests of the board, plus "hint" and "solution"."""
-        kind = content.get("type")
-        if kind == "hint":
-            self.show_hint()
-        elif kind == "solution":
-            self.show_solution()
-        else:
-            super().handle(content)
-
-    def grade(self, answer: str) -> Feedback:
-        """Check ``answer`` exactly as a typed one, record it and show the feedback."""
-        feedback = self.exercise.check(answer, lang=self.lang)
-        self._record(answer, feedback)
-        return feedback
-
-    def _record(self, answer: str, feedback: Feedback, *, announce: bool = True,
-                first: str = "") -> None:
-        """Record and save an answer; ``announce`` its feedback under the board (after the
-        sentence ``first``, e.g. the other side's move)."""
-        again = self.solved and feedback.correct  # a line played on after its key move
-        if feedback.code not in ("empty", "incomplete") and not again:
-            _store_attempt(self.exercise, feedback, answer)
-        with self.hold_sync():
-            self.answer = feedback.answer or answer
-            self.after_solution = self.solution_shown
-            self._save_answer()  # before the feedback shows: a save right after it keeps this
-            self.attempts += 1
-            self.feedback = feedback.message
-            self.correct = feedback.correct
-            self.solved = self.solved or feedback.correct
-        if announce:
-            self.say(sentences(first, feedback.message, lang=self.lang), squares=feedback.squares,
-                     kind="ok" if feedback.correct else
-                     "info" if feedback.code == "incomplete" else "error")
-
-    def move(self, move: str | chess.Move) -> Verdict:
-        """A move of the learner; the other side's moves (a reply, a pass) are the board's."""
-        board = self._frames[self.index]
-        if (self._input in _DEFENDED or self.drill) and board.turn != self._start.turn:
-            from chesskit.rules.explain import explain_move
-
-            self.say(t("widget.other_side_moves", lang=self.lang,
-                       side=color_name(board.turn, lang=self.lang)), kind="error")
-            return explain_move(board, move, lang=self.lang)
-        return super().move(move)
-
-    def type_text(self, text: str) -> Verdict | None:
-        """Typed answers: a move on boards that play moves, the answer itself on the others."""
-        if self._input in _PLAYED:
-            return super().type_text(text)
-        self.grade(text)
-        return None
-
-    def toggle(self, square: str) -> Board:
-        """Mark a square; on a one-square item the click is the answer."""
-        if self._input == "square" and square in chess.SQUARE_NAMES:
-            self.marked = [square]
-            self.grade(square)
-            return self
-        return super().toggle(square)
-
-    def submit(self) -> None:
-        """Submit: the marked squares, the placed pieces, or the moves played."""
-        if self._input == "squares":
-            if not self.marked:
-                super().submit()
-                return
-            self.grade(" ".join(self.marked))
-        elif self._input == "placement":
-            self.grade(self._frames[self.index].board_fen())
-        elif self._input == "moves":
-            self.grade(line_text(self._frames[self.index]))
-
-    def _game_end(self, board: chess.Board) -> tuple[str, str, str]:
-        """A drill or a mini-game with a rule of its own ends when its kind says so."""
-        if not self.exercise.spec.chess_endings:
-            return "*", "", ""
-        return super()._game_end(board)
-
-    def _legal_now(self, board: chess.Board) -> dict[str, list[str]]:
-        if (self._input in _DEFENDED or self.drill) and board.turn != self._start.turn:
-            return {}  # the other side's move is the board's (a reply, a pass)
-        return super()._legal_now(board)
-
-    def after_move(self, board: chess.Board) -> None:
-        """Check the solver's move; a wrong one is recorded, explained and taken back."""
-        if self._input == "moves":
-            self._drill_step(board)
-            return
-        if self._input not in ("move", *_DEFENDED) or board.turn == self._start.turn:
-            return
-        played = board.move_stack[len(self._start.move_stack):]
-        first = len(played) == 1
-        answer = _sans(board)[-1] if first and self._input != "game" \
-            else self._start.variation_san(played)
-        feedback = self.exercise.check(answer, lang=self.lang)
-        if feedback.correct or feedback.code == "incomplete":
-            self._record(answer, feedback, announce=feedback.correct)
-            over = bool(self._game_end(board)[1]) or (feedback.correct and (
-                self._input == "game" or self.exercise.defender_reply(board) is None))
-            if self._input in _DEFENDED and not over:
-                self.waiting = True
-            else:
-                self.mode = "view"
-                self._show(self.index)
-            return
-        self._frames = self._frames[: self.index]
-        self._show(self.index - 1)
-        if first:
-            self._record(answer, feedback)
-        else:
-            self.say(feedback.message, squares=feedback.squares, kind="error")
-
-    def _drill_step(self, board: chess.Board) -> None:
-        """A drill where one side moves alone (stars, capture everything, get ready to castle):
-        the kind answers each move with a pass or its scripted reply, the learner's moves so far
-        are checked, and the marks keep only the targets left; the notation items that also
-        take moves (both sides play, then Submit) get no reply."""
-        if board.turn == self._start.turn:
-            return
-        reply = self.exercise.defender_reply(board)
-        if reply is None:
-            return
-        replied = board.copy()
-        words = t("widget.played", lang=self.lang, side=color_name(board.turn, lang=self.lang),
-                  san=board.san(reply)) if reply else ""
-        replied.push(reply)
-        self._frames = self._frames[: self.index + 1] + [replied]
-        self._show(self.index + 1)
-        answer = self._drill_answer(replied)
-        feedback = self.exercise.check(answer, lang=self.lang)
-        self._record(answer, feedback, first=words)
-        self._drill_marks(feedback)
-        if feedback.code != "incomplete":
-            self.mode = "view"
-            self._show(self.index)
-
-    def _drill_answer(self, board: chess.Board) -> str:
-        """The learner's moves of a drill so far (the other side's passes and replies left out)."""
-        return " ".join(_sans(board)[len(self._start.move_stack)::2])
-
-    def _drill_marks(self, feedback: Feedback | None) -> None:
-        """A drill's marks keep only the targets left (``feedback`` says which; all of them
-        before the first move)."""
-        start = self.exercise.board_marks().marks
-        if feedback is None:
-            self.marks = {colour: list(squares) for colour, squares in start.items()}
-        elif feedback.code in ("incomplete", "correct"):
-            left = [] if feedback.correct else sorted(chess.square_name(s)
-                                                      for s in feedback.squares)
-            self.marks = {colour: left for colour in start}
-
-    def take_back(self) -> None:
-        """Take back the last move; in a drill the other side's reply goes with the learner's
-        move, and the targets of the position before come back."""
-        super().take_back()
-        board = self._frames[self.index]
-        if self._input != "moves" or board.turn == self._start.turn or \
-                self.exercise.defender_reply(board) is None:
-            return
-        super().take_back()
-        answer = self._drill_answer(self._frames[self.index])
-        self._drill_marks(self.exercise.check(answer, lang=self.lang) if answer else None)
-
-    def reply(self) -> None:
-        """The defender's answer in ``line`` and ``playout`` exercises (none once the board
-        only shows, e.g. a game played out by "Show solution" while a reply was due)."""
-        super().reply()
-        board = self._frames[self.index]
-        if self.mode != "play" or self._game_end(board)[1] or board.turn == self._start.turn:
-            return
-        move = self.exercise.defender_reply(board)
-        if move is not None:
-            self.play_move(move, kind="info")
-
-    def show_hint(self) -> None:
-        """The next hint: a nudge, then the piece, then the move; then "no more hints"."""
-        steps = hint_ladder(self.exercise, lang=self.lang)
-        level = self._hint_level
-        self._hint_level += 1
-        text = steps[level] if level < len(steps) else t("widget.no_hint", lang=self.lang)
-        self.say(text, kind="info")
-
-    # -- the solution, drawn on the board ------------------------------------------------------
-
-    def show_solution(self) -> None:
-        """Draw the first correct answer on the board (the kind's ``solution_marks``: an arrow,
-        marked squares, the pieces placed, the right button) and say it where that is short."""
-        solutions = self.exercise.solutions()
-        if not solutions:
-            self.say(t("widget.no_solution", lang=self.lang))
-            return
-        self.solution_shown = True
-        if self._input == "game":
-            self._play_out(solutions[0])
-            return
-        drawn = self.exercise.solution_marks()
-        if drawn.placement:
-            board = chess.Board(None)
-            board.set_board_fen(drawn.placement)
-            self.mode = "view"
-            self._frames = [board]
-            self._show(0)
-        self.arrows = [[a[:2], a[2:4], "blue"] for a in drawn.arrows]
-        if drawn.marks:
-            self.marks = {**self.marks, **{c: list(s) for c, s in drawn.marks.items()}}
-        self.say(self._solution_words(solutions, drawn.marks), kind="info")
-
-    def _play_out(self, game: str) -> None:
-        """Put the solution's game on the board to step through with the arrow buttons (and
-        keys), a sentence for each move: the move, why it is played (the technique of the
-        basic mates), how the game ended."""
-        from chesskit.exercises import opponent
-
-        frames = _game_frames(game, start=self._start)
-        attacker, taught = self._start.turn, bool(opponent.ending(self._start))
-        words = [t("widget.demo_start", lang=self.lang)]
-        total = len(frames) - 1
-        for number, (before, after) in enumerate(zip(frames, frames[1:], strict=False), 1):
-            move = after.peek()
-            why = opponent.step_reason(before, move, attacker=attacker, lang=self.lang) \
-                if taught else ""
-            step = t("widget.demo_step", lang=self.lang, number=number, total=total,
-                     side=color_name(before.turn, lang=self.lang), san=before.san(move))
-            end = self._game_end(after)[2] or (t("widget.demo_won", lang=self.lang, side=color_name(
-                attacker, lang=self.lang)) if number == total else "")
-            words.append(sentences(step, why, end, lang=self.lang))
-        boxes = [[chess.square_name(s) for s in opponent.box_squares(frame, attacker, guards=True)]
-                 for frame in frames] if taught else []
-        with self.hold_sync():
-            self.waiting = False
-            self.mode = "view"
-            self.arrows = []
-            self.show_moves = True
-            self.demo, self.demo_box = words, boxes
-            self._frames = frames
-            self.goto(0)
-
-    def _stepped(self) -> None:
-        """In a game played out by "Show solution": the step's sentence, the king's box."""
-        if not self.demo:
-            super()._stepped()
-            return
-        with self.hold_sync():
-            if self.demo_box:
-                self.marks = {"blue": self.demo_box[self.index]}
-            self.say(self.demo[self.index], kind="info")
-
-    def _solution_words(self, solutions: list[str], marks: Mapping[str, Sequence[str]]) -> str:
-        if self._input == "placement":
-            return t("widget.solution_on_board", lang=self.lang)
-        if self._input in ("square", "squares"):
-            squares = [square for group in marks.values() for square in group]
-            return t("widget.show_squares", lang=self.lang,
-                     squares=join_words(squares, lang=self.lang))
-        if self._input == "options":
-            self.solution_choice = solutions[0]
-            label = next((text for value, text in self.choices if value == solutions[0]),
-                         solutions[0])
-            return t("widget.show_solution", lang=self.lang, solution=label)
-        return t("widget.show_solution", lang=self.lang,
-                 solution=join_words(solutions[:3], lang=self.lang))
-
-
-def _store_attempt(exercise: Exercise, feedback: Feedback, answer: str) -> None:
-    """Record a board answer in the learner's progress, as ``ck.answer`` does; never raises."""
-    from chesskit.learner import record_attempt
-
-    with contextlib.suppress(sqlite3.Error, OSError, ChessKitError):
-        record_attempt(exercise.id, correct=feedback.correct, code=feedback.code,
-                       answer=feedback.answer or answer, lesson=exercise.lesson,
-                       difficulty=exercise.difficulty)

@@ -23,6 +23,7 @@ import traitlets
 from chesskit.errors import EngineMissingError
 from chesskit.i18n import color_name, t
 from chesskit.rules import engine
+from chesskit.rules.position import Position
 from chesskit.rules.values import VALUES
 from chesskit.widgets.board import Board
 
@@ -115,7 +116,7 @@ class Game(Board):
     pgn = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, *, opponent: str = "human", level: int = 1, color: str = "white",
-                 position: object = "start", lang: str | None = None, **kwargs: Any) -> None:
+                 position: Position = "start", lang: str | None = None, **kwargs: Any) -> None:
         super().__init__(position, orientation=color, lang=lang, show_moves=True,
                          opponent=opponent, level=level, player=color, **kwargs)
         self.after_move(self._frames[self.index])
@@ -188,7 +189,7 @@ def game_pgn(board: chess.Board, *, opponent: str = "human", player: str = "whit
 
 
 def play(*, opponent: str = "human", level: int = 1, color: str = "white",
-         position: object = "start", lang: str | None = None) -> Game:
+         position: Position = "start", lang: str | None = None) -> Game:
     """A practice game widget: ``ck.play()`` for two players, ``ck.play(opponent="computer")``.
 
     >>> play(opponent="computer", color="black").waiting
