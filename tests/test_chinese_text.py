@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from chesskit import i18n
+from chesskit.course.lessons import lesson_sources, read_lesson
+from chesskit.course.notebooks import exercise_notebook, lesson_notebook
 from chesskit.rules.openings import OPENINGS
 
 PACKAGE = Path(i18n.__file__).parent
@@ -152,9 +154,6 @@ TAIWAN_TOO = {"后", "划"}
 def _traditional_texts() -> Iterator[tuple[str, str]]:
     """(where, text) of every zh-Hant text: the converted locale, bank, lesson and opening
     texts, and the Markdown of every zh-Hant notebook the builder writes."""
-    from chesskit.course.lessons import lesson_sources, read_lesson
-    from chesskit.course.notebooks import exercise_notebook, lesson_notebook
-
     for where, text in TEXTS:
         yield where, i18n.to_traditional(text)
     for source in lesson_sources(LESSONS.parents[1]):

@@ -81,7 +81,7 @@ def test_queen_is_hou_and_after_is_hou_behind(simplified: str, traditional: str)
 
 
 @pytest.mark.parametrize(("simplified", "traditional"), [
-    ("运行代码", "執行程式碼"), ("软件", "軟體"), ("打开练习本", "打開練習本"),
+    ("运行代码", "執行程式碼"), ("软件", "軟體"), ("打开练习本", "打開練習簿"),
     ("最多只有八个兵", "最多只有八個兵"), ("兵走一步也能打开线路。", "兵走一步也能打開線路。"),
 ])
 def test_taiwan_wording(simplified: str, traditional: str) -> None:
