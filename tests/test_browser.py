@@ -352,7 +352,9 @@ def test_game_end_announced_after_promotion_to_a_knight(lab: Lab, page: Page) ->
 
 def test_screen_reader_labels(lab: Lab, page: Page) -> None:
     open_and_run(lab, page, "labels.ipynb", "ck.Board()", "ck.board('7k/8/8/8/8/8/8/K7')")
-    diagram = page.locator('.jp-OutputArea-output svg[role="img"]').first
+    # the diagram of the second cell (the first cell's board also prints its saved picture)
+    diagram = page.locator('.jp-OutputArea-output svg[role="img"]'
+                           '[aria-label^="White: king a1."]').first
     diagram.wait_for()
     assert diagram.get_attribute("aria-label") == "White: king a1. Black: king h8. White to move."
     click(page, "g1")

@@ -111,8 +111,11 @@ class Kernel:
                    and m["content"]["data"].get("state", {}).get(name) == value
                    for m in self.iopub)
 
+    async def _close_socket(self) -> None:
+        self.socket.close()  # tornado writes the close frame on the loop that is running
+
     def close(self) -> None:
-        self.socket.close()
+        self.loop.run_until_complete(self._close_socket())
         hub_api(self.hub, "DELETE", f"/user/{self.user}/api/kernels/{self.id}", self.token)
         self.loop.close()
 

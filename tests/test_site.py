@@ -228,7 +228,7 @@ def _progress_is_kept_after_a_reload(page: Page) -> None:
     kernel_idle(page)
     run_all(page)
     wait_done(page)
-    shown(page, ".jp-OutputArea-output").filter(has_text="after 1 answer").first.wait_for()
+    shown(page, ".jp-OutputArea-output").filter(has_text="after 1 exercise").first.wait_for()
 
 
 def _hand_in_and_grade(page: Page, tmp_path: Path) -> None:
