@@ -141,19 +141,22 @@ def _parse(path: pathlib.Path) -> _File:
         if not found and item in seen:
             found = [("id", "this id is used twice")]
         if not found:
-            try:
-                ex = _exercise(raw, info.lesson)
-            except BankError as error:
-                field, _, message = str(error).removeprefix("field ").partition(": ")
-                found = [(field, message)]
-            else:
-                fen = _fen_problem(ex)
-                found = [("fen", fen)] if fen else []
-                if not found:
-                    items.append(ex)
+            ex, found = _built(raw, info.lesson)
+            items += [ex] if ex is not None else []
         seen.add(item)
         problems += [Problem(label, item, field, message) for field, message in found]
     return _File(info, tuple(items), tuple(problems))
+
+
+def _built(raw: Mapping[str, Any], lesson: int) -> tuple[Exercise | None, list[tuple[str, str]]]:
+    """An item of a bank or set file as an Exercise, or None with its (field, problem) pairs."""
+    try:
+        ex = _exercise(raw, lesson)
+    except BankError as error:
+        field, _, message = str(error).removeprefix("field ").partition(": ")
+        return None, [(field, message)]
+    fen = _fen_problem(ex)
+    return (None, [("fen", fen)]) if fen else (ex, [])
 
 
 @functools.cache
@@ -380,15 +383,8 @@ def _parse_set(path: pathlib.Path) -> _File:
         if not found and any(ex.id == item for ex in items):
             found = [("id", "this id is used twice")]
         if not found:
-            try:
-                ex = _exercise(raw, SET_LESSON)
-            except BankError as error:
-                field, _, message = str(error).removeprefix("field ").partition(": ")
-                found = [(field, message)]
-            else:
-                fen = _fen_problem(ex)
-                found = [("fen", fen)] if fen else []
-                items += [] if found else [ex]
+            ex, found = _built(raw, SET_LESSON)
+            items += [ex] if ex is not None else []
         problems += [Problem(label, item, field, message) for field, message in found]
     info = LessonInfo(SET_LESSON, name, doc.get("title", {"en": name}))
     return _File(info, tuple(items), tuple(problems))
