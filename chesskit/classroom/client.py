@@ -196,6 +196,7 @@ class Listener(threading.Thread):
             current = self.connection.request("GET", "api/rounds/current")
         except ClassroomError as error:
             if error.code != "http_404":
+                self._deliver({"type": "lost"})  # the boards say so until the next event
                 return
             current = None
         self._deliver({"type": "poll", "round": current})

@@ -21,13 +21,16 @@ import anywidget
 import chess
 import traitlets
 
+from chesskit.drawing.diagram import BoardSvg
+from chesskit.drawing.diagram import board as diagram
 from chesskit.errors import ClassroomError
+from chesskit.exercises.catalog import bank
 from chesskit.i18n import get_language, sentences, t
+from chesskit.rules.explain import Verdict, explain_move
 from chesskit.widgets.board import Board
 
 if TYPE_CHECKING:
     from chesskit.classroom.client import Classroom
-    from chesskit.rules.explain import Verdict
 
 STATIC = resources.files("chesskit.classroom") / "static"
 EMPTY = "8/8/8/8/8/8/8/8 w - - 0 1"
@@ -81,8 +84,12 @@ class StudentBoard(Board):
     """The student's board: the round's position and task; a move played or typed is sent.
 
     Made by ``ck.classroom.join()``; ``show_round`` and ``on_event`` are called by the kernel's
-    listener thread (serialised by a lock), ``move`` by the page.
+    listener thread (serialised by a lock), ``move`` by the page.  It has no "Clear arrows"
+    (its arrows are its answer and the solution) and never offers "Ask the class".  While the
+    service cannot be reached it says so, and says again what it said before once it can.
     """
+
+    _offers_ask = False
 
     prompt = traitlets.Unicode("").tag(sync=True)
     round_id = traitlets.Int(0).tag(sync=True)
@@ -90,10 +97,12 @@ class StudentBoard(Board):
     sent = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, classroom: Classroom, *, size: int = 400, lang: str | None = None) -> None:
-        super().__init__(EMPTY, mode="view", size=size, takeback=False, lang=lang)
+        super().__init__(EMPTY, mode="view", size=size, takeback=False, lang=lang,
+                         buttons={"clear": False})
         self._classroom = classroom
         self._lock = threading.RLock()
         self._solution: list[list[str]] = []
+        self._before_lost: tuple[str, str] | None = None
         self.say(t("classroom.client_waiting", lang=self.lang))
 
     def show_round(self, round_: Mapping[str, Any] | None) -> None:
@@ -101,9 +110,8 @@ class StudentBoard(Board):
         with self._lock, self.hold_sync():
             if round_ is None:
                 if self.round_state == "open":  # closed while we were away: say so
-                    self.round_state, self.mode = "closed", "view"
-                    self._frames = [self._frames[0]]
-                    self._show(0)
+                    self.round_state = "closed"
+                    self.set_position(self.board, arrows=self.arrows, mode="view")
                     self.say(t("classroom.client_closed_wait", lang=self.lang))
                 elif not self.round_id:
                     self.say(t("classroom.client_waiting", lang=self.lang))
@@ -112,10 +120,9 @@ class StudentBoard(Board):
                 return
             new = int(round_["id"]) != self.round_id
             self.round_id, self.round_state = int(round_["id"]), str(round_.get("state", ""))
-            self.mode = "play" if self.round_state == "open" else "view"
             self.orientation = turn_of(str(round_["fen"]))
-            self._frames = [chess.Board(str(round_["fen"]))]
-            self._show(0)
+            self.set_position(chess.Board(str(round_["fen"])),
+                              mode="play" if self.round_state == "open" else "view")
             self.prompt = prompt_of(round_, self.lang)
             answer = round_.get("answer") or {}
             if answer:
@@ -151,8 +158,13 @@ class StudentBoard(Board):
         self.say(sentences(text, mine, lang=self.lang), kind="ok")
 
     def on_event(self, event: Mapping[str, Any]) -> None:
-        """One event of the service (``hello``, ``round_opened``, ``answer_ack``...)."""
+        """One event of the service (``hello``, ``round_opened``, ``answer_ack``...; ``lost``
+        from the listener when the service cannot be reached)."""
         kind = event.get("type")
+        if kind == "lost":
+            self.lost()
+            return
+        self.rejoined()
         if kind in ("hello", "poll", "round_opened", "round_closed"):
             self.show_round(event.get("round"))
         elif kind == "answer_ack" and event.get("round") == self.round_id:
@@ -161,12 +173,25 @@ class StudentBoard(Board):
                 self._draw()
                 self.say(t("classroom.client_sent", lang=self.lang, san=self.sent), kind="ok")
 
+    def lost(self) -> None:
+        """The service cannot be reached: say so (the listener keeps trying)."""
+        with self._lock:
+            if self._before_lost is None:
+                self._before_lost = (self.message, self.message_kind)
+            self.say(t("classroom.board_lost", lang=self.lang), kind="error")
+
+    def rejoined(self) -> None:
+        """The service answers again: say again what was said before the notice."""
+        with self._lock:
+            if self._before_lost is not None:
+                message, kind = self._before_lost
+                self._before_lost = None
+                self.say(message, kind=kind)
+
     def move(self, move: str | chess.Move) -> Verdict:
         """Send ``move`` as the answer (the position stays, so it can be changed)."""
-        from chesskit.rules.explain import explain_move
-
         with self._lock:
-            verdict = explain_move(self._frames[0], move, lang=self.lang)
+            verdict = explain_move(self.board, move, lang=self.lang)
             if self.round_state != "open":
                 self.say(t("classroom.client_not_open", lang=self.lang), kind="error")
                 return verdict
@@ -242,10 +267,8 @@ class TeacherBoard(anywidget.AnyWidget):
         data.update(self.svg()._repr_mimebundle_())
         return data, metadata
 
-    def svg(self) -> Any:
+    def svg(self) -> BoardSvg:
         """The position with the class's arrows as a course diagram (the offline fallback)."""
-        from chesskit.drawing.diagram import board as diagram
-
         colour = {True: "green", False: "red", None: "blue"}
         arrows = [(m["uci"][:2], m["uci"][2:4], colour[m.get("right")]) for m in self.moves
                   if len(m.get("uci", "")) >= 4]
@@ -304,8 +327,15 @@ class TeacherBoard(anywidget.AnyWidget):
             self.answers = answers
 
     def on_event(self, event: Mapping[str, Any]) -> None:
-        """One event of the service."""
+        """One event of the service (``lost``: the service cannot be reached, said until the
+        next event)."""
         kind = event.get("type")
+        lost = t("classroom.board_lost", lang=self.lang)
+        if kind == "lost":
+            self.say(lost, kind="error")
+            return
+        if self.message == lost:
+            self.say("")
         if kind == "summary":
             self.show_summary(event.get("summary") or {})
         elif kind in ("hello", "poll", "round_opened", "round_closed"):
@@ -353,8 +383,6 @@ def next_exercise(exercise_id: str) -> str | None:
     >>> next_exercise("06.12") > "06.12"
     True
     """
-    from chesskit.exercises.catalog import bank
-
     if not exercise_id:
         return None
     for item in bank():

@@ -110,10 +110,11 @@ export default {
       hint: button("hint", ui("hint"), () => send({ type: "hint" })),
       solution: button("solution", ui("solution"), () => send({ type: "solution" })),
       again: button("again", ui("again"), () => send({ type: "retry" }), ui("again"), "\u21BB"),
+      ask: button("ask", ui("ask"), () => send({ type: "ask" }), ui("ask")),
     };
     bar.append(btn.first, btn.back, btn.forward, btn.last, btn.flip, btn.takeback, btn.clear,
       input, btn.play);
-    help.append(btn.again, btn.submit, btn.hint, btn.solution);
+    help.append(btn.again, btn.submit, btn.hint, btn.solution, btn.ask);
 
     // answers that are not moves: a piece palette, option buttons, a number pad
     const paletteButtons = {};
@@ -189,7 +190,9 @@ export default {
       btn.first.disabled = btn.back.disabled = i === 0;
       btn.forward.disabled = btn.last.disabled = i >= n - 1;
       btn.takeback.hidden = !get("takeback") || mode !== "play";
-      btn.clear.hidden = !(get("arrows").length || get("circles").length);
+      const shows = get("buttons") || {};  // false: never shown; ask: only when true
+      btn.clear.hidden = !(get("arrows").length || get("circles").length) || shows.clear === false;
+      btn.ask.hidden = shows.ask !== true;
       const text = get("text_input"), feedback = get("feedback");
       input.hidden = btn.play.hidden = mode === "view" && text !== "answer";
       btn.play.hidden = btn.play.hidden || get("board_input") === "number";
@@ -200,7 +203,8 @@ export default {
       btn.hint.hidden = !ex || !!get("solved") || !!(get("demo") || []).length;
       btn.solution.hidden = !ex;
       btn.again.hidden = !get("retry");
-      help.hidden = btn.submit.hidden && btn.hint.hidden && btn.solution.hidden && btn.again.hidden;
+      help.hidden = btn.submit.hidden && btn.hint.hidden && btn.solution.hidden && btn.again.hidden
+        && btn.ask.hidden;
       dead.textContent = ui("dead");
       prompt.textContent = get("prompt") || "";
       prompt.hidden = !prompt.textContent;

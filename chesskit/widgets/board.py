@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import io
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any, get_args
@@ -28,9 +29,10 @@ import chess.pgn
 import traitlets
 from IPython.display import display
 
+from chesskit.classroom import client as classroom_client
 from chesskit.drawing.diagram import BoardSvg
 from chesskit.drawing.diagram import board as diagram
-from chesskit.errors import MoveError
+from chesskit.errors import ClassroomError, MoveError
 from chesskit.exercises.protocol import BoardInput
 from chesskit.i18n import (
     color_name,
@@ -51,7 +53,7 @@ if TYPE_CHECKING:
 _STATIC = resources.files("chesskit") / "static"
 _UI_KEYS = ("flip", "first", "back", "forward", "last", "takeback", "clear", "move_box",
             "answer_box", "play", "submit", "hint", "solution", "promote", "cancel", "can_go",
-            "targets", "palette", "delete", "minus", "ok", "again", "dead")
+            "targets", "palette", "delete", "minus", "ok", "again", "dead", "ask")
 _PROMOTIONS = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT}
 _REASONS = {
     chess.Termination.CHECKMATE: "checkmate",
@@ -182,16 +184,23 @@ class Board(anywidget.AnyWidget):
     waiting = traitlets.Bool(False).tag(sync=True)
     pause = traitlets.Int(600).tag(sync=True)
     lang = traitlets.Unicode("en").tag(sync=True)
+    buttons = traitlets.Dict(value_trait=traitlets.Bool()).tag(sync=True)
+    """Buttons shown or not, whatever the board's state: ``{"clear": False}`` never shows
+    "Clear arrows"; ``{"ask": True}`` shows "Ask the class" (off unless True). Empty: each
+    button shows when it applies."""
 
     def __new__(cls, *args: Any, exercise: Exercise | None = None, **kwargs: Any) -> Board:
         """``Board(..., exercise=ex)`` makes an :class:`ExerciseBoard` (the public
         ``ck.Board(exercise=...)`` of the README; inside chesskit ``ExerciseBoard`` is named)."""
+        made: Board
         if exercise is None or cls is not Board:
-            return super().__new__(cls, *args, exercise=exercise, **kwargs)
-        # imported here: exercise_board imports this module for its base class
-        from chesskit.widgets.exercise_board import ExerciseBoard
+            made = super().__new__(cls, *args, exercise=exercise, **kwargs)
+            return made
+        # a cycle: exercise_board imports this module for its base class
+        from chesskit.widgets.exercise_board import ExerciseBoard  # noqa: PLC0415
 
-        return super().__new__(ExerciseBoard, *args, exercise=exercise, **kwargs)
+        made = super().__new__(ExerciseBoard, *args, exercise=exercise, **kwargs)
+        return made
 
     def __init__(self, position: Position = "start", *, orientation: str = "white",
                  size: int = 400, mode: str = "play",
@@ -211,9 +220,13 @@ class Board(anywidget.AnyWidget):
         self._show(len(self._frames) - 1 if positions is None else 0)
         if self._announce_end:
             self.say(self._ending[2])
+        if self._offers_ask:
+            self.offer_ask_in_background()
 
     _announce_end = True
     """Say at once how the shown game ended (exercise boards do not: it may be the answer)."""
+    _offers_ask = True
+    """Show "Ask the class" when this kernel is a classroom's teacher (a student's board not)."""
 
     @staticmethod
     def _read_frames(position: Position, positions: Iterable[Position] | str | None
@@ -230,6 +243,22 @@ class Board(anywidget.AnyWidget):
     def board(self) -> chess.Board:
         """A copy of the position shown (with its move stack)."""
         return self._frames[self.index].copy()
+
+    def set_position(self, position: Position, *, arrows: Iterable[str | Sequence[str]] = (),
+                     mode: str | None = None) -> Board:
+        """Show ``position`` alone (no moves to step through), with ``arrows`` (see
+        :meth:`draw`) and, when given, a new ``mode`` ("play", "view"...).
+
+        >>> Board().set_position("8/8/8/8/8/8/8/R3K2k w - - 0 1", arrows=["a1a8"], mode="view")
+        <chesskit.Board fen='8/8/8/8/8/8/8/R3K2k w - - 0 1'>
+        """
+        with self.hold_sync():
+            if mode is not None:
+                self.mode = mode
+            self._frames = [to_board(position)]
+            self._show(0)
+            self.draw(*arrows)
+        return self
 
     def _show(self, index: int) -> None:
         board = self._frames[index]
@@ -312,6 +341,7 @@ class Board(anywidget.AnyWidget):
             "goto": lambda: self.goto(_int(text.get("index", "0"))),
             "takeback": self.take_back,
             "reply": self.reply,
+            "ask": self.ask_class,
         }
         action = actions.get(str(kind))
         if action is not None:
@@ -404,6 +434,40 @@ class Board(anywidget.AnyWidget):
         self.say(sentences(t("widget.played", lang=self.lang, side=mover, san=san), end, check,
                            lang=self.lang), kind=kind)
         self.after_move(board)
+
+    def ask_class(self) -> None:
+        """The "Ask the class" button: the shown position becomes the classroom's round
+        (``ck.classroom.ask(board)``); the board says it was sent, or why not."""
+        asked = classroom_client.ask(self)
+        if isinstance(asked, classroom_client.Notice):
+            self.say(str(asked), kind="error")
+        else:
+            self.say(t("widget.asked", lang=self.lang), kind="ok")
+
+    def offer_ask(self) -> bool:
+        """Show "Ask the class" if this kernel's user is a teacher of a running classroom
+        (asks the service who we are, once per kernel; no service: no button).
+
+        >>> Board().offer_ask()  # no classroom here
+        False
+        """
+        room = classroom_client.session()
+        if room.connection.problem:
+            return False
+        try:
+            teacher = room.whoami().get("role") == "teacher"
+        except ClassroomError:
+            return False
+        if teacher:
+            self.buttons = {**self.buttons, "ask": True}
+        return teacher
+
+    def offer_ask_in_background(self) -> None:
+        """:meth:`offer_ask` in a thread when there is a service to ask (a slow or lost
+        service never holds up the cell that shows the board)."""
+        if classroom_client.session().connection.problem:
+            return
+        threading.Thread(target=self.offer_ask, name="chesskit-ask-offer", daemon=True).start()
 
     def after_move(self, board: chess.Board) -> None:
         """Called after every move played; games and exercises answer here."""
