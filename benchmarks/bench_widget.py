@@ -18,6 +18,7 @@ import chess
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from playwright.sync_api import sync_playwright  # noqa: E402
 from test_browser import ARGS, CHROMIUM, centre, open_and_run, running_lab  # noqa: E402
 
 from chesskit.widgets.board import Board  # noqa: E402
@@ -42,8 +43,6 @@ STAMP = ("document.addEventListener('pointerdown', () => { window.__t0 = perform
 
 def browser_times() -> tuple[list[float], list[float]]:
     """(click -> targets shown, click on target -> piece redrawn there) in ms."""
-    from playwright.sync_api import sync_playwright
-
     with running_lab() as lab, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 1200, "height": 1000})

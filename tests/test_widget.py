@@ -8,7 +8,9 @@ from importlib import resources
 import chess
 import pytest
 
-from chesskit import exercises
+from chesskit import exercises, learner
+from chesskit.exercises.catalog import bank, exercise
+from chesskit.rules.explain import explain_move
 from chesskit.widgets.board import (
     BOARD_INPUTS,
     Board,
@@ -271,8 +273,6 @@ def test_mate_is_named_checkmate_in_both_languages() -> None:
 
 
 def test_a_clicked_pinned_piece_is_explained_like_a_typed_move() -> None:
-    from chesskit.rules.explain import explain_move
-
     typed = explain_move(chess.Board(LESSON_24), "Nxd4", lang="en")
     assert typed.code == "pinned"
     board = Board(LESSON_24)
@@ -302,8 +302,6 @@ def store(tmp_path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped
     """A fresh progress store, recording on."""
     monkeypatch.setenv("CHESSKIT_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("CHESSKIT_RECORD", "1")
-    from chesskit import learner
-
     return learner
 
 
@@ -332,14 +330,10 @@ def test_a_line_solved_on_the_board_is_one_correct_attempt(store) -> None:  # ty
 
 
 def _sample(kind: str, mode: str | None = None) -> exercises.Exercise:
-    from chesskit.exercises.catalog import bank
-
     return next(e for e in bank(kind=kind) if mode is None or mode in e.data.values())
 
 
 def test_every_kind_has_a_board_input() -> None:
-    from chesskit.exercises.catalog import bank
-
     seen = {(e.kind, str(e.data.get("mode"))): e for e in bank()}
     for ex in seen.values():
         board = ExerciseBoard(exercise=ex)
@@ -431,7 +425,13 @@ def test_answer_output_is_fixed_until_an_answer_then_updated(
     updates: list[tuple[object, str]] = []
     monkeypatch.setattr("chesskit.widgets.exercise_board.update_display",
                         lambda obj, *, display_id, raw: updates.append((obj, display_id)))
-    first._displays.append("d1")
+
+    class Handle:
+        display_id = "d1"
+
+    monkeypatch.setattr("chesskit.widgets.board.display", lambda *_a, **_k: None)
+    monkeypatch.setattr("chesskit.widgets.exercise_board.display", lambda *_a, **_k: Handle())
+    first._ipython_display_()  # shown: its answer output is display "d1"
     first.handle({"type": "move", "from": "a1", "to": "a8"})
     bundle, display_id = updates[-1]
     assert display_id == "d1" and bundle == first.answer_bundle()
@@ -460,15 +460,16 @@ def test_exercise_board_displays_itself_then_its_answer_output(
     assert shown[0] == board.saved_picture(), "the picture a page without a kernel shows"
     assert "<svg" in str(shown[0]["text/html"]) and "Run this cell" in str(shown[0]["text/html"])
     assert list(shown[1]) == ["application/vnd.jupyter.widget-view+json"]
-    assert shown[2] == board.answer_bundle() and board._displays == ["answer-1"]
+    assert shown[2] == board.answer_bundle()
 
 
 def test_every_request_is_answered_so_that_a_page_can_tell_a_lost_kernel() -> None:
     board = Board("start", lang="en")
     said: list[object] = []
     board.send = said.append  # type: ignore[method-assign]
-    board._on_msg(board, {"type": "ping"}, [])
-    board._on_msg(board, {"type": "move", "from": "e2", "to": "e4"}, [])
+    answer = board._on_msg  # noqa: SLF001  (the comm's callback: what the page reaches)
+    answer(board, {"type": "ping"}, [])
+    answer(board, {"type": "move", "from": "e2", "to": "e4"}, [])
     assert said == [{"type": "done"}, {"type": "done"}] and board.history == ["e4"]
 
 
@@ -486,7 +487,7 @@ def _play_on(board: ExerciseBoard, sans: list[str]) -> None:
     """Play the learner's moves on an exercise board; the board answers for the other side."""
     for san in sans:
         position = board.board
-        if position.turn != board._start.turn:
+        if position.turn != board.exercise.board().turn:
             board.reply()
             position = board.board
         move = position.parse_san(san)
@@ -496,8 +497,6 @@ def _play_on(board: ExerciseBoard, sans: list[str]) -> None:
 
 
 def test_a_star_drill_is_done_on_the_board_with_words_for_each_step(store) -> None:  # type: ignore[no-untyped-def]
-    from chesskit.exercises.catalog import exercise
-
     ex = exercise("02.40")
     board = ExerciseBoard(exercise=ex, lang="en")
     first, *rest = [san for san in ex.solutions()[0].split() if san != "--"]
@@ -509,8 +508,6 @@ def test_a_star_drill_is_done_on_the_board_with_words_for_each_step(store) -> No
 
 
 def test_a_pawn_war_is_won_on_the_board(store) -> None:  # type: ignore[no-untyped-def]
-    from chesskit.exercises.catalog import exercise
-
     ex = exercise("04.41")
     mine = [tok for tok in ex.solutions()[0].split() if not tok[0].isdigit()][::2]
     board = ExerciseBoard(exercise=ex, lang="en")
@@ -519,8 +516,6 @@ def test_a_pawn_war_is_won_on_the_board(store) -> None:  # type: ignore[no-untyp
 
 
 def test_check_in_two_ends_with_the_check_on_the_board(store) -> None:  # type: ignore[no-untyped-def]
-    from chesskit.exercises.catalog import exercise
-
     board = ExerciseBoard(exercise=exercise("06.41"), lang="en")
     _play_on(board, ["Ne5"])
     assert board.mode == "play" and board.waiting
@@ -533,8 +528,6 @@ def test_check_in_two_ends_with_the_check_on_the_board(store) -> None:  # type: 
 
 
 def test_a_capture_drill_with_scripted_replies_on_the_board(store) -> None:  # type: ignore[no-untyped-def]
-    from chesskit.exercises.catalog import exercise
-
     board = ExerciseBoard(exercise=exercise("05.40"), lang="en")
     assert board.marks == {"cross": ["b6", "d4", "f6"]}
     _play_on(board, ["Rb1"])
@@ -552,8 +545,6 @@ def test_a_capture_drill_with_scripted_replies_on_the_board(store) -> None:  # t
 
 
 def test_a_star_drill_shows_the_last_real_move_and_the_stars_left() -> None:
-    from chesskit.exercises.catalog import exercise
-
     board = ExerciseBoard(exercise=exercise("02.40"), lang="en")
     _play_on(board, ["Ra5"])
     assert board.lastmove == "a1a5" and board.marks == {"yellow": ["e5", "e8"]}
@@ -561,8 +552,6 @@ def test_a_star_drill_shows_the_last_real_move_and_the_stars_left() -> None:
 
 
 def test_show_me_plays_the_mate_out_step_by_step() -> None:
-    from chesskit.exercises.catalog import exercise
-
     ex = exercise("10.20")
     board = ExerciseBoard(exercise=ex, lang="en")
     board.handle({"type": "solution"})
@@ -593,8 +582,6 @@ def test_show_me_plays_the_mate_out_step_by_step() -> None:
 
 
 def test_show_me_plays_a_mini_game_out_to_its_winner() -> None:
-    from chesskit.exercises.catalog import exercise
-
     board = ExerciseBoard(exercise=exercise("04.41"), lang="en")
     board.show_solution()
     board.goto(board.count - 1)
@@ -603,8 +590,6 @@ def test_show_me_plays_a_mini_game_out_to_its_winner() -> None:
 
 
 def test_take_back_in_a_drill_takes_the_reply_too() -> None:
-    from chesskit.exercises.catalog import exercise
-
     board = ExerciseBoard(exercise=exercise("05.40"), lang="en")
     _play_on(board, ["Rb1", "Rxb6"])
     board.handle({"type": "takeback"})
@@ -617,8 +602,6 @@ def test_take_back_in_a_drill_takes_the_reply_too() -> None:
 
 
 def test_a_reply_due_when_the_solution_is_shown_changes_nothing() -> None:
-    from chesskit.exercises.catalog import exercise
-
     board = ExerciseBoard(exercise=exercise("04.41"), lang="en")
     _play_on(board, ["a4"])
     assert board.waiting  # the page would ask for the reply after its pause ...
@@ -630,8 +613,6 @@ def test_a_reply_due_when_the_solution_is_shown_changes_nothing() -> None:
 
 
 def test_only_solo_drills_check_each_move_without_submit() -> None:
-    from chesskit.exercises.catalog import bank, exercise
-
     assert ExerciseBoard(exercise=exercise("02.40")).drill
     assert ExerciseBoard(exercise=exercise("07.40")).drill
     read = next(e for e in bank(kind="notation") if e.board_input() == "moves")
@@ -642,8 +623,6 @@ def test_only_solo_drills_check_each_move_without_submit() -> None:
 def test_a_drill_is_not_stepped_through() -> None:
     """Stepping back in a drill showed positions where no piece could move (the other side's
     turn); Take back and Try again undo a drill's moves instead."""
-    from chesskit.exercises.catalog import exercise
-
     board = ExerciseBoard(exercise=exercise("05.40"), lang="en")
     _play_on(board, ["Rb1"])
     shown = (board.index, board.fen)
@@ -653,17 +632,26 @@ def test_a_drill_is_not_stepped_through() -> None:
 
 
 def test_a_drill_over_par_is_tried_again_on_the_board() -> None:
-    from chesskit.exercises.catalog import exercise
-
     board = ExerciseBoard(exercise=exercise("02.42"), lang="en")
     _play_on(board, ["Bd2", "Be3", "Bh6", "Bf8"])
     assert board.retry and board.mode == "view" and "fewer moves" in board.message
     board.handle({"type": "pick", "square": "f8"})
     assert board.message == 'This try is over. Press "Try again" under the board to play again.'
     board.handle({"type": "retry"})
-    assert not board.retry and board.mode == "play" and board.fen == board._start.fen()
+    assert not board.retry and board.mode == "play" and board.fen == board.exercise.board().fen()
     assert board.marks == {"yellow": ["e3", "f8", "h6"]} and board.legal["c1"]
     _play_on(board, ["Be3", "Bh6", "Bf8"])
     assert board.solved and not board.retry and board.message.startswith("Right!")
     board.handle({"type": "pick", "square": "f8"})
     assert board.message == "Solved! Go on to the next exercise."
+
+
+def test_set_position_shows_one_position_with_its_arrows_and_mode() -> None:
+    board = Board("start", positions="1. e4 e5 2. Nf3", lang="en")
+    board.set_position(BACK_RANK, arrows=["a1a8", ("g2", "g3", "blue")])
+    assert (board.fen, board.index, board.count, board.history) == (BACK_RANK, 0, 1, [])
+    assert board.arrows == [["a1", "a8", "green"], ["g2", "g3", "blue"]]
+    assert board.legal["a1"] and board.status == "White to move."
+    board.set_position(board.board, mode="view")
+    assert board.legal == {} and board.arrows == [] and board.fen == BACK_RANK
+    assert Board().buttons == {}  # a lesson's board shows each button when it applies
