@@ -4,8 +4,10 @@ A laptop classroom runs in this process (``tests/_classroom.py``); each page is 
 context (its own storage, as on its own tablet).  The students join with the code, the teacher
 opens a round, a student's click-click and another's drag appear as weighted arrows on the
 teacher's board, a typed illegal move gets the server's sentence, and closing the round shows
-the solution on every board.  Every wait is event-driven with a generous limit; screenshots go
-to ``$CHESSKIT_SHOTS`` (default: a temp folder) to be looked at.
+the solution on every board.  The last test runs ``chesskit classroom --site`` itself with the
+course's built site, every request to another host than 127.0.0.1 refused.  Every wait is
+event-driven with a generous limit; screenshots go to ``$CHESSKIT_SHOTS`` (default: a temp
+folder) to be looked at.
 """
 
 from __future__ import annotations
@@ -15,9 +17,13 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import pytest
 from _classroom import Laptop, running_classroom
+from _laptop import laptop_process
+
+from chesskit.course.site import build
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -31,7 +37,9 @@ pytestmark = pytest.mark.browser
 if not os.access(CHROMIUM, os.X_OK):
     pytest.skip("needs Debian's chromium at /usr/bin/chromium", allow_module_level=True)
 pytest.importorskip("playwright.sync_api", reason="needs playwright for Python")
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, Route, sync_playwright  # noqa: E402
+from test_browser import click as click_square  # noqa: E402
+from test_browser import open_and_run, running_lab  # noqa: E402
 
 SHOTS = Path(os.environ.get("CHESSKIT_SHOTS") or tempfile.mkdtemp(prefix="chesskit-shots-"))
 
@@ -202,9 +210,6 @@ def test_the_boards_in_jupyterlab(browser: Browser, laptop: Laptop) -> None:
     """The teacher's widget and a student's widget in a JupyterLab notebook (one kernel, two
     tokens): a round opened elsewhere reaches both; a click-click on the student's board
     appears as an arrow on the teacher's."""
-    from test_browser import click as click_square
-    from test_browser import open_and_run, running_lab
-
     student = laptop.join("Dee")
     with running_lab() as lab:
         page = page_of(browser, width=1100, height=1500)
@@ -228,3 +233,91 @@ def test_the_boards_in_jupyterlab(browser: Browser, laptop: Laptop) -> None:
                                ".some((m) => m.textContent.includes('Ra8#'))")
         shoot(page, "jupyterlab-widgets")
         assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def built_site() -> Path:
+    """The course's browser site: ``$CHESSKIT_SITE``, else the newest build in the cache (the
+    classroom only serves it: any build will do), else one built as tests/test_site.py does."""
+    if os.environ.get("CHESSKIT_SITE"):
+        return Path(os.environ["CHESSKIT_SITE"])
+    stamps = sorted(build.DEFAULT_CACHE.glob("build-*/.chesskit-site"),
+                    key=lambda stamp: stamp.stat().st_mtime)
+    if stamps:
+        return stamps[-1].parent
+    try:
+        return build.cached_site()
+    except build.SiteError as error:
+        pytest.skip(f"no built site, and it cannot be built here: {str(error).splitlines()[0]}")
+
+
+def offline_page(browser: Browser, elsewhere: list[str], **size: int) -> Page:
+    """:func:`page_of` where every request to another host than 127.0.0.1 is refused (and
+    listed in ``elsewhere``)."""
+    page = page_of(browser, **size)
+
+    def route(route: Route) -> None:
+        if urlparse(route.request.url).hostname != "127.0.0.1":
+            elsewhere.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    page.context.route("**/*", route)
+    return page
+
+
+@pytest.mark.slow
+def test_the_laptop_classroom_with_the_course_site_offline(
+        browser: Browser, built_site: Path, tmp_path: Path) -> None:
+    """``chesskit classroom --site``: a teacher page and two students' pages with no internet;
+    a student's move is an arrow on the teacher's board, a student cannot act as the teacher,
+    a reload rejoins as the same student, and the course itself opens from the same address."""
+    elsewhere: list[str] = []
+    with laptop_process(tmp_path / "classroom.sqlite", site=built_site) as laptop:
+        teacher = offline_page(browser, elsewhere, width=1280, height=800)
+        teacher.goto(f"{laptop.url}teacher?token={laptop.teacher}")
+        teacher.wait_for_selector(".ckc-teacher")
+        ana = offline_page(browser, elsewhere, width=768, height=1024)
+        bo = offline_page(browser, elsewhere, width=800, height=900)
+        join(ana, laptop, "Ana")
+        join(bo, laptop, "Bo")
+        teacher.fill(".ckc-ask .ckc-input", MATE)
+        teacher.click(".ckc-askbtn")
+        teacher.wait_for_selector(".ckc-head.ckc-open")
+        for student in (ana, bo):
+            student.wait_for_function("!document.querySelector('.ckc-send').disabled")
+        click(ana, "a1")
+        ana.wait_for_selector(".ckc-selected")
+        click(ana, "a8")
+        teacher.wait_for_selector(".ckc-arrow[data-move=a1a8]")
+        drag(bo, "g2", "g3")
+        teacher.wait_for_selector(".ckc-arrow[data-move=g2g3]")
+        shoot(teacher, "laptop-site-teacher")
+
+        refused = ana.evaluate("""async (fen) => {
+            const token = localStorage.getItem('chesskit-classroom-student');
+            const r = await fetch('api/rounds', {method: 'POST', body: JSON.stringify({fen}),
+                headers: {Authorization: 'token ' + token, 'Content-Type': 'application/json'}});
+            return [!!token, r.status];
+        }""", MATE)
+        assert refused == [True, 403]  # her own token: a student's, whatever she sends
+        posing = offline_page(browser, elsewhere, width=800, height=600)
+        join(posing, laptop, "Cy")
+        posing.goto(f"{laptop.url}teacher")  # the teacher's page with a student's session
+        posing.wait_for_selector(".ckc-msg.ckc-error")
+        assert "teacher link" in posing.inner_text(".ckc-msg")
+
+        bo.reload()  # the same student comes back, with the answer given
+        bo.wait_for_selector(".ckc-arrow[data-move=g2g3]")
+        assert "Bo" in bo.inner_text(".ckc-head")
+        status, summary = laptop.call("GET", "api/rounds/1/summary", token=laptop.teacher)
+        assert status == 200 and sorted(a["student"] for a in summary["answers"]) == [
+            "Ana", "Bo"] and summary["joined"] == 3
+
+        bo.goto(f"{laptop.url}site/lab/index.html?path=lessons/en/00-start-here.ipynb")
+        bo.locator('.lm-TabBar-tab[title*="Path: lessons/en/00-start-here.ipynb"]').wait_for()
+        shoot(bo, "laptop-site-course")
+        assert elsewhere == []
+        for page in (teacher, ana, bo, posing):
+            assert page.errors == []  # type: ignore[attr-defined]
