@@ -32,6 +32,8 @@ MS = 60_000
 """Milliseconds any wait may take (each ends as soon as its event happens)."""
 MATE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
 """White mates with Ra8#: a judged free position (the service finds the mate in one)."""
+LESSON = "4k3/8/4K3/8/8/8/8/R7 w - - 0 1"
+"""A lesson's board the teacher sends to the class with its "Ask the class" button."""
 pytestmark = pytest.mark.browser
 
 if not os.access(CHROMIUM, os.X_OK):
@@ -218,7 +220,8 @@ def test_the_boards_in_jupyterlab(browser: Browser, laptop: Laptop) -> None:
             f"room = ck.classroom.connect({laptop.url!r}, {laptop.teacher!r})\n"
             "big = ck.classroom.teacher(size=440)\nbig",
             "from chesskit.classroom.client import Classroom, Connection\n"
-            f"mine = Classroom(Connection({laptop.url!r}, {student!r})).join(size=360)\nmine")
+            f"mine = Classroom(Connection({laptop.url!r}, {student!r})).join(size=360)\nmine",
+            f"lesson = ck.Board({LESSON!r}, size=300).draw('a1a8')\nlesson", boards=2)
         page.wait_for_selector(".ckc-teacher")
         status, opened = laptop.call("POST", "api/rounds", {"fen": MATE, "prompt": "Mate!"},
                                      token=laptop.teacher)
@@ -231,7 +234,18 @@ def test_the_boards_in_jupyterlab(browser: Browser, laptop: Laptop) -> None:
         page.wait_for_selector(".ckc-teacher .ckc-arrow[data-move=a1a8]")
         page.wait_for_function("[...document.querySelectorAll('.ck-msg')]"
                                ".some((m) => m.textContent.includes('Ra8#'))")
+        mine, lesson = page.locator(".ck").nth(0), page.locator(".ck").nth(1)
+        assert mine.locator(".ck-clear").is_hidden()  # its arrow is the answer: no clearing
+        assert mine.locator(".ck-ask").is_hidden() and lesson.locator(".ck-clear").is_visible()
         shoot(page, "jupyterlab-widgets")
+        lesson.locator(".ck-ask").click()  # shown: this kernel is the classroom's teacher
+        lesson.locator(".ck-msg", has_text="Sent to the class.").wait_for()
+        status, current = laptop.call("GET", "api/rounds/current", token=laptop.teacher)
+        assert status == 200 and current["fen"] == LESSON and current["id"] > opened["id"]
+        page.locator(".ckc-teacher .ckc-head.ckc-open", has_text=f"Round {current['id']}"
+                     ).wait_for()  # the teacher's board follows
+        mine.locator(".ck-msg", has_text="Play your answer").wait_for()
+        shoot(page, "jupyterlab-ask-the-class")
         assert page.errors == []  # type: ignore[attr-defined]
 
 
