@@ -114,3 +114,20 @@ def test_a_students_board_says_the_classroom_is_lost_and_rejoins(tmp_path: Path)
         assert board.arrows == [["a1", "a8", "blue"]]
     finally:
         room.stop()
+
+
+def test_a_notebook_of_boards_asks_who_we_are_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+
+    def request(_connection: Connection, method: str, path: str, *_a: object,
+                **_k: object) -> object:
+        asked.append(f"{method} {path}")
+        time.sleep(0.05)  # slow enough for the boards' threads to meet
+        return {"role": "teacher"}
+
+    monkeypatch.setattr(Connection, "request", request)
+    room = Classroom(Connection("http://127.0.0.1:9/", "token"))
+    monkeypatch.setattr(client, "session", lambda: room)
+    boards = [Board("start") for _ in range(8)]
+    wait_for(lambda: all(b.buttons.get("ask") for b in boards), what="every board's button")
+    assert asked == ["GET api/me"]

@@ -64,6 +64,8 @@ _REASONS = {
     chess.Termination.FIFTY_MOVES: "fifty",
     chess.Termination.SEVENTYFIVE_MOVES: "seventyfive",
 }
+_ASKING_WHO = threading.Lock()
+"""Held while a board asks the classroom who this kernel's user is (the answer is kept)."""
 BOARD_INPUTS: tuple[BoardInput, ...] = get_args(BoardInput)
 """How an exercise is answered on the board (see :func:`board_input`)."""
 
@@ -455,7 +457,8 @@ class Board(anywidget.AnyWidget):
         if room.connection.problem:
             return False
         try:
-            teacher = room.whoami().get("role") == "teacher"
+            with _ASKING_WHO:  # the boards of a notebook run at once: one question per kernel
+                teacher = room.whoami().get("role") == "teacher"
         except ClassroomError:
             return False
         if teacher:
