@@ -20,6 +20,7 @@ from typing import Any
 
 from chesskit import i18n
 from chesskit.i18n import t
+from chesskit.widgets.boardstate import ANSWER_MIME, WIDGET_STATE
 
 Answer = str | list[str]
 
@@ -299,7 +300,6 @@ def _board_records(notebook: Mapping[str, Any]) -> Iterator[tuple[int, str, str,
     """Every board record: ``(rank, id, answer, shown)``; the answer records of cell outputs
     in notebook order (ranks above 1 << 62, rising), then the boards' saved widget state
     (rank: attempts)."""
-    from chesskit.widgets.boardstate import ANSWER_MIME, WIDGET_STATE
 
     cells = notebook.get("cells")
     place = 1 << 62
