@@ -31,6 +31,11 @@ from pathlib import Path
 from typing import Any
 
 import chess
+import nbclient
+import nbformat
+
+from chesskit.exercises import catalog
+from chesskit.teacher.worksheet import worksheet
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARES = {"right": 0.40, "odd_spelling": 0.08, "blank": 0.10}  # the rest is wrong
@@ -109,7 +114,6 @@ class Answers:
 
 def fill(notebook: dict[str, Any], answers: Answers) -> dict[str, Any]:
     """A student's copy: each ``ck.answer("id", "")`` filled in."""
-    from chesskit.exercises import catalog
 
     cells = []
     for cell in notebook["cells"]:
@@ -146,8 +150,6 @@ def run_grader(subs: Path, out: Path, *, jobs: int) -> dict[str, float]:
 
 
 def execute(path: Path) -> float:
-    import nbclient
-    import nbformat
 
     notebook = nbformat.read(path, as_version=4)
     start = time.perf_counter()
@@ -158,8 +160,6 @@ def execute(path: Path) -> float:
 
 def worksheet_seconds() -> float:
     """The median time of a 12-diagram worksheet with its answer key."""
-    from chesskit.exercises import catalog
-    from chesskit.teacher.worksheet import worksheet
 
     items = list(catalog.bank(lesson=12))[:12]
     runs = []

@@ -20,6 +20,7 @@ from chesskit.rules import engine
 from chesskit.teacher import author_output
 from chesskit.teacher.author import make_items
 from chesskit.teacher.author_sources import SourceError, decode, read_any
+from chesskit.teacher.grading import grade
 
 needs_engine = pytest.mark.skipif(not engine.available(), reason="Stockfish is not installed")
 
@@ -218,7 +219,7 @@ def test_nothing_half_written_when_writing_fails(tmp_path: Path,
     def broken(*args: object, **kwargs: object) -> bytes:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("chesskit.teacher.worksheet.worksheet", broken)
+    monkeypatch.setattr("chesskit.teacher.author_output.worksheet", broken)
     with pytest.raises(OSError):
         _write_set(tmp_path, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1; Ra8#", engine=False)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["club", "source.txt"]
@@ -226,7 +227,6 @@ def test_nothing_half_written_when_writing_fails(tmp_path: Path,
 
 
 def test_the_grader_finds_the_sets_items(tmp_path: Path) -> None:
-    from chesskit.teacher.grading import grade
 
     _write_set(tmp_path, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1; Ra8#\n"
                          "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1; Rxd5", name="hw", engine=False,

@@ -11,6 +11,7 @@ import pytest
 from chesskit.errors import EngineMissingError
 from chesskit.exercises import Exercise, bank_engine
 from chesskit.exercises.bank_engine import MARGIN, describe, item_problems
+from chesskit.exercises.catalog import exercise
 from chesskit.rules import engine
 from chesskit.rules.engine import mate_score
 
@@ -131,7 +132,6 @@ def test_missing_stockfish_is_one_clear_sentence(monkeypatch: pytest.MonkeyPatch
 
 
 def test_the_fixed_items_accept_the_winning_moves_only() -> None:
-    from chesskit.exercises.catalog import exercise
 
     assert exercise("25.01").solutions() == ["Ne6+", "Nf5+"]
     assert exercise("27.19").solutions() == ["c1=Q+"]

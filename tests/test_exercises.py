@@ -490,6 +490,7 @@ def test_setup_says_what_to_type_and_draws_the_solution() -> None:
     assert SETUP.solutions()[0] == chess.STARTING_BOARD_FEN and SETUP.check(SETUP.solutions()[1])
 
 
+@pytest.mark.slow
 def test_learners_never_see_a_puzzle_id() -> None:
     puzzles = [ex for ex in catalog.bank() if ex.source.startswith("lichess:")]
     assert puzzles

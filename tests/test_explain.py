@@ -225,6 +225,7 @@ SAFETY = {"king_into_check", "pinned", "in_check", "castle_in_check", "castle_th
 
 
 
+@pytest.mark.slow
 @settings(max_examples=15, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 80))

@@ -18,6 +18,7 @@ import _teacher_fakes
 import chess
 import pytest
 
+from chesskit.errors import GradingError
 from chesskit.exercises import catalog
 from chesskit.rules import search
 from chesskit.teacher import grading, submissions
@@ -292,7 +293,6 @@ def test_remove_and_rename(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert not (out / "report" / "students" / "bo.html").exists()
     assert (out / "report" / "students" / "Cy Wang.html").exists()
     assert "Removed bo" in capsys.readouterr().out
-    from chesskit.errors import GradingError
 
     assert grading.main(["--out", str(out), "--remove", "nobody"]) == 0  # idempotent
     assert "no student nobody in the gradebook" in capsys.readouterr().out
@@ -422,7 +422,6 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     captured = capsys.readouterr()
     assert "Graded 2 students on 3 exercises; 0 problems" in captured.out
     assert "graded 2/2" in captured.err
-    from chesskit.errors import GradingError
 
     with pytest.raises(GradingError, match="no file or folder"):
         grading.main([str(tmp_path / "nothing"), "--out", str(tmp_path / "o2")])

@@ -5,14 +5,18 @@ downloads.  Every fixture is built here."""
 from __future__ import annotations
 
 import csv
+import io
 import json
+import os
 import zipfile
 from pathlib import Path
 
 import _teacher_fakes
 import pytest
 
-from chesskit.teacher import grading, submissions
+from chesskit import cli, rules
+from chesskit.teacher import answer_reader, grading, submissions
+from chesskit.teacher.assignment import course_default
 
 RIGHT = {"01.01": "Ra8#", "01.03": "Rd1#"}
 
@@ -103,7 +107,6 @@ def test_a_blank_copy_never_wipes_out_answers(tmp_path: Path, real: str, blank: 
     (ana / real).write_text(notebook(FULL), encoding="utf-8")
     (ana / blank).write_text(notebook(BLANK), encoding="utf-8")
     older, newer = (blank, real) if real_newer else (real, blank)
-    import os
     os.utime(ana / older, (1_700_000_000, 1_700_000_000))
     os.utime(ana / newer, (1_700_100_000, 1_700_100_000))
     grading.grade([tmp_path / "class"], out=tmp_path / "out", jobs=1)
@@ -195,7 +198,6 @@ def test_one_lms_id_under_two_spellings_is_one_student(tmp_path: Path) -> None:
                                    "0001-01-01T00:00:00Z", "2999-01-01T00:00:00Z", "soon"])
 def test_late_work_cannot_hide_behind_a_forged_saved_time(tmp_path: Path,
                                                           saved: object) -> None:
-    import os
     spec = tmp_path / "hw.toml"
     spec.write_text('lessons = [1]\ndue = 2026-03-09T08:00:00\n', encoding="utf-8")
     book = tmp_path / "class" / "ana" / "01-mate.ipynb"
@@ -232,7 +234,6 @@ def test_a_zip_entry_time_decides_and_a_plausible_saved_time_is_kept(tmp_path: P
 # ---------------------------------------------------------------- nested zips, browser downloads
 
 def test_a_zip_inside_the_lms_zip_is_graded_one_level_deep(tmp_path: Path) -> None:
-    import io
     inner = io.BytesIO()
     with zipfile.ZipFile(inner, "w") as archive:
         archive.writestr("01-mate.ipynb", notebook(FULL))
@@ -265,7 +266,6 @@ def test_browser_course_downloads_map_to_their_lesson(tmp_path: Path) -> None:
 
 def test_real_bank_browser_download_name_is_its_lesson(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()  # the course's own bank
-    from chesskit.teacher.assignment import course_default
     part = course_default().part_of("exercises_en_06-check-and-mate.ipynb")
     assert part is not None and part.name == "06-check-and-mate"
 
@@ -324,7 +324,6 @@ def test_a_notebook_of_340k_cells_is_refused_with_a_note_not_read(tmp_path: Path
 
 def test_an_unexpected_error_is_logged_and_said_never_a_silent_zero(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from chesskit.teacher import answer_reader
 
     def broken(notebook: object) -> list[object]:
         raise KeyError("a bug in the grader")
@@ -344,7 +343,6 @@ def test_an_unexpected_error_is_logged_and_said_never_a_silent_zero(
 def test_the_check_cache_follows_the_checking_code(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     first = grading._bank_fingerprint()
-    from chesskit import rules
     extra = Path(rules.__file__).parent / "_fingerprint_probe.py"
     try:
         extra.write_text("# a change to the checking code\n", encoding="utf-8")
@@ -375,7 +373,6 @@ def test_a_student_with_5000_stray_files_gets_a_capped_cell_and_a_full_page(
 
 def test_rename_then_regrade_keeps_one_row_and_remove_twice_is_idempotent(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from chesskit import cli
     for who in ("Ana", "Dev"):
         (tmp_path / "class" / who).mkdir(parents=True)
         (tmp_path / "class" / who / "01-mate.ipynb").write_text(notebook(FULL),

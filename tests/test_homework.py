@@ -9,6 +9,7 @@ import _teacher_fakes
 import nbformat
 import pytest
 
+from chesskit.errors import GradingError
 from chesskit.teacher import grading, homework
 
 
@@ -56,7 +57,6 @@ def test_cli_and_grading_round_trip(tmp_path: Path) -> None:
 
 
 def test_a_due_date_that_cannot_be_read_writes_nothing(tmp_path: Path) -> None:
-    from chesskit.errors import GradingError
 
     with pytest.raises(GradingError):
         homework.main(["--topic", "fork", "-o", str(tmp_path / "hw.ipynb"), "--due", "soon"])

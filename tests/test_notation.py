@@ -128,6 +128,7 @@ def spellings(board: chess.Board, move: chess.Move) -> set[str]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=40, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 80))
@@ -207,6 +208,7 @@ def _boards_with_twins() -> list[chess.Board]:
     return boards
 
 
+@pytest.mark.slow
 def test_round_trip_of_every_legal_move_in_san_long_algebraic_and_uci() -> None:
     count = 0
     for board in _boards_with_twins():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pathlib
 import shutil
+import struct
 import subprocess
 
 import pytest
@@ -29,7 +30,6 @@ def test_other_suffix_is_refused(tmp_path: pathlib.Path) -> None:
 
 
 def test_png_size_and_scale() -> None:
-    import struct
 
     png = svg_to_png(board("start", size=200), scale=2)
     width, height = struct.unpack(">II", png[16:24])

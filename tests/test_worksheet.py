@@ -9,6 +9,7 @@ from pathlib import Path
 import _teacher_fakes
 import pytest
 
+from chesskit.errors import BankError
 from chesskit.teacher import worksheet as ws
 
 
@@ -63,7 +64,6 @@ def test_cli_pdf_and_pngs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert sorted(p.name for p in (tmp_path / "png").iterdir()) == ["01-01.01.png",
                                                                    "02-01.02.png"]
     assert "Wrote" in capsys.readouterr().out
-    from chesskit.errors import BankError
 
     with pytest.raises(BankError):
         ws.main(["--topic", "nothing", "-o", str(out)])

@@ -20,6 +20,7 @@ from typing import Any
 
 from chesskit import i18n
 from chesskit.i18n import t
+from chesskit.widgets.boardstate import board_answers
 
 Answer = str | list[str]
 
@@ -262,85 +263,11 @@ def board_found(records: object) -> list[Found]:
             for key, value, after in triples if isinstance(key, str) and key]
 
 
-MAX_RECORD = 100_000  # characters of a board record saved as JSON text
-
-
-def _mapping(value: object) -> Mapping[str, Any]:
-    """``value`` as a mapping; a JSON text (as some frontends store JSON data) is read, and
-    one too long or too deep to read is nothing."""
-    if isinstance(value, str) and len(value) <= MAX_RECORD:
-        with contextlib.suppress(ValueError, RecursionError):
-            value = json.loads(value)
-    return value if isinstance(value, Mapping) else {}
-
-
-def _shown_solution(record: Mapping[str, Any]) -> bool:
-    """Whether a board record says "Show solution" came first: anything but a real
-    ``false`` (or no flag at all) counts as shown, so ``"true"`` or ``1`` are never hidden.
-
-    >>> [_shown_solution({"after_solution": v}) for v in (False, True, "true", 1, 0)]
-    [False, True, True, True, True]
-    """
-    for key in ("after_solution", "solution_shown"):
-        if key in record and record[key] is not False:
-            return True
-    return False
-
-
-def _record(raw: object) -> tuple[str, str, bool] | None:
-    record = _mapping(raw)
-    exercise_id, answer = record.get("exercise_id"), record.get("answer")
-    if not (isinstance(exercise_id, str) and exercise_id and isinstance(answer, str)):
-        return None
-    return exercise_id, answer, _shown_solution(record)
-
-
-def _board_records(notebook: Mapping[str, Any]) -> Iterator[tuple[int, str, str, bool]]:
-    """Every board record: ``(rank, id, answer, shown)``; the answer records of cell outputs
-    in notebook order (ranks above 1 << 62, rising), then the boards' saved widget state
-    (rank: attempts)."""
-    from chesskit.widgets.boardstate import ANSWER_MIME, WIDGET_STATE
-
-    cells = notebook.get("cells")
-    place = 1 << 62
-    for cell in cells if isinstance(cells, list) else []:
-        outputs = _mapping(cell).get("outputs")
-        for output in outputs if isinstance(outputs, list) else []:
-            found = _record(_mapping(_mapping(output).get("data")).get(ANSWER_MIME))
-            if found is not None:
-                place += 1
-                yield (place, *found)
-    widgets = _mapping(_mapping(notebook.get("metadata")).get("widgets"))
-    state = _mapping(_mapping(widgets.get(WIDGET_STATE)).get("state"))
-    for model in state.values():
-        saved = _mapping(_mapping(model).get("state"))
-        found = _record(saved)
-        attempts = saved.get("attempts", 0)
-        if found is not None:
-            yield (attempts if isinstance(attempts, int) and 0 <= attempts < 1 << 62
-                   else 0, *found)
-
-
 def _board_answers(notebook: Mapping[str, Any]) -> list[Found]:
-    """Answers given on the board, as ``widgets.boardstate`` records them in the notebook.
-
-    The last answer that is not blank in the cell outputs wins (an older notebook's widget
-    state only where the outputs have none: the board with most attempts); "Show solution"
-    counts when any record of the exercise says so, so a later forged ``false`` never hides
-    a ``true``.  A record that is malformed or nested too deep is skipped, never the others.
-    """
-    best: dict[str, tuple[int, str]] = {}
-    shown: set[str] = set()
-    for rank, exercise_id, answer, after in _board_records(notebook):
-        if after:
-            shown.add(exercise_id)
-        if not answer.strip():
-            continue
-        if exercise_id not in best or (rank, answer) >= best[exercise_id]:
-            best[exercise_id] = (rank, answer)
-    ids = sorted(best.keys() | shown)
-    return [Found(i, _capped(best[i][1]) if i in best else "", "board", i in shown)
-            for i in ids]
+    """The board answers as :func:`chesskit.widgets.boardstate.board_answers` reads them
+    (its rules: the last non-blank answer wins, any "Show solution" counts), each capped."""
+    return [Found(record.exercise_id, _capped(record.answer), "board", record.after_solution)
+            for record in board_answers(notebook)]
 
 
 def _language(notebook: Mapping[str, Any], declared: str | None) -> str:

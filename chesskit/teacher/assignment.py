@@ -27,6 +27,7 @@ from pathlib import Path
 
 from chesskit.course import lessons
 from chesskit.errors import BankError, GradingError
+from chesskit.exercises import catalog
 from chesskit.i18n import t
 
 
@@ -106,7 +107,6 @@ def _lesson_ids(number: int, slug: str) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=4)
 def _lesson_parts(bank_key: object) -> tuple[Part, ...]:
-    from chesskit.exercises import catalog
 
     del bank_key  # only keys the cache: another bank (a test's) has other parts
     return tuple(Part(f"{info.lesson:02d}-{info.slug}", _lesson_ids(info.lesson, info.slug),
@@ -115,7 +115,6 @@ def _lesson_parts(bank_key: object) -> tuple[Part, ...]:
 
 def lesson_parts() -> tuple[Part, ...]:
     """Every lesson's exercise notebook as a part (``01-mate`` with its items)."""
-    from chesskit.exercises import catalog
 
     return _lesson_parts(catalog.bank_dir())
 
@@ -153,7 +152,6 @@ def _time(value: object, *, field: str) -> float | None:
 
 
 def _known(ids: Iterable[object]) -> tuple[str, ...]:
-    from chesskit.exercises import catalog
 
     out = []
     for raw in ids:
@@ -279,7 +277,6 @@ def read_assignment(path: str | Path) -> Assignment:
 
 def _load_set(path: Path) -> None:
     """Make a set's items known to the grader; a set loaded before (the same run) may be gone."""
-    from chesskit.exercises import catalog
 
     try:
         catalog.load_bank_file(path)

@@ -31,9 +31,13 @@ from typing import Any
 
 import nbformat
 
+from chesskit.course.notebooks import course_notebook, exercise_cells
+from chesskit.exercises import catalog
 from chesskit.i18n import get_language, languages, set_language, t
+from chesskit.teacher.assignment import assignment_toml
 from chesskit.teacher.author import AuthorError, Made, make_items
 from chesskit.teacher.author_sources import Source, read_source
+from chesskit.teacher.worksheet import worksheet
 
 _FIELD_ORDER = ("id", "kind", "goal", "mate_in", "gain", "answers", "fen", "topic", "difficulty",
                 "source", "hints", "title", "note", "marks", "arrows", "orientation")
@@ -110,7 +114,6 @@ def _teacher_cells(item: dict[str, Any], number: int, lang: str) -> list[Any]:
 def set_notebook(name: str, title: str, items: Sequence[dict[str, Any]], *, lang: str
                  ) -> nbformat.NotebookNode:
     """The exercise notebook of a set in one language (stable cell ids ``author-000`` ...)."""
-    from chesskit.course.notebooks import course_notebook, exercise_cells
 
     load = nbformat.v4.new_code_cell(f'ck.load_bank_file("{name}.toml");')
     load.metadata["tags"] = ["setup"]
@@ -215,9 +218,6 @@ def _report_md(result: AuthorResult, *, source: str) -> str:
 
 def _write_set(folder: Path, name: str, title: str, items: list[dict[str, Any]], *,
                source: str, points: float, pass_mark: float | None, worksheets: bool) -> None:
-    from chesskit.exercises import catalog
-    from chesskit.teacher.assignment import assignment_toml
-    from chesskit.teacher.worksheet import worksheet
 
     bank = folder / f"{name}.toml"
     bank.write_text(bank_toml(name, title, items, source=source), encoding="utf-8")

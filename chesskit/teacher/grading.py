@@ -34,9 +34,11 @@ from typing import IO, Any
 
 import chess
 
-from chesskit import i18n
+from chesskit import __version__, exercises, i18n, rules
 from chesskit.errors import GradingError
+from chesskit.exercises import catalog, move_tokens, read_squares
 from chesskit.i18n import t
+from chesskit.rules.notation import read_move
 from chesskit.teacher.answer_reader import (
     Answer,
     Found,
@@ -52,6 +54,7 @@ from chesskit.teacher.assignment import (
     read_assignment,
 )
 from chesskit.teacher.gradebook import Check, Gradebook, Handed, Mark, StudentResult, cached_check
+from chesskit.teacher.report import write_outputs
 from chesskit.teacher.submissions import MAX_BYTES, StoredFile, Submission, _load, collect
 
 LOG = logging.getLogger("chesskit.teacher")
@@ -118,7 +121,6 @@ def _checked(exercise_id: str, answer: str | tuple[str, ...], lang: str, book: s
              ) -> Check:
     """One check, remembered for the run and in the gradebook across runs: a class gives the
     same answers again and again."""
-    from chesskit.exercises import catalog
 
     key = _check_key(exercise_id, answer, lang)
     known = cached_check(book, key) if book else None
@@ -136,8 +138,6 @@ def _checked(exercise_id: str, answer: str | tuple[str, ...], lang: str, book: s
 @functools.lru_cache(maxsize=65536)
 def _canonical(exercise_id: str, answer: str) -> str:
     """A move answer as its SAN, so "nf3", "Ng1-f3" and "g1f3" are checked once."""
-    from chesskit.exercises import catalog
-    from chesskit.rules.notation import read_move
 
     exercise = catalog.exercise(exercise_id)
     if exercise.kind != "move":
@@ -156,7 +156,6 @@ def _credit(exercise: Any, answer: str, code: str, normalised: str) -> float | N
     for a wrong move, the move that failed after it); a squares answer naming more than half of
     the squares with at most one wrong square.
     """
-    from chesskit.exercises import move_tokens, read_squares
 
     kept = len(move_tokens(normalised)) if exercise.kind == "line" else 0
     if code in ("wrong", "illegal") and kept >= (2 if code == "wrong" else 1):
@@ -171,7 +170,6 @@ def _credit(exercise: Any, answer: str, code: str, normalised: str) -> float | N
 
 def _judge(found: Found, *, lang: str, book: str = "") -> Mark:
     """The mark for one answer of a known exercise, in the student's language."""
-    from chesskit.exercises import catalog
 
     after = bool(getattr(found, "after_solution", False))
     if found.answer is None:
@@ -372,7 +370,7 @@ def grade_submission(submission: Submission, *, plan: Plan | None = None, digest
     for name, stored in submission.files:
         try:
             copy, problem, declared = _read_copy(name, stored, plan=plan, lang=lang, now=now)
-        except Exception:  # a bug in the grader: logged, and said for this student
+        except Exception:  # noqa: BLE001 (a bug in the grader: logged, and said for this student)
             _FAILURES.append(f"{submission.student} / {stored.label}\n"
                              + traceback.format_exc())
             problems.append(t("grading.internal_error", lang=lang, name=stored.label))
@@ -407,7 +405,7 @@ def grade_submission(submission: Submission, *, plan: Plan | None = None, digest
     for exercise_id in sorted(i for i in answers if i in wanted):
         try:
             marks.append(_judge(answers[exercise_id], lang=language, book=plan.book))
-        except Exception:  # a bug in a check: logged, and said for this student
+        except Exception:  # noqa: BLE001 (a bug in a check: logged, and said for this student)
             _FAILURES.append(f"{submission.student} / {exercise_id}\n" + traceback.format_exc())
             problems.append(t("grading.internal_error", lang=lang, name=exercise_id))
     return StudentResult(submission.student, language, digest, tuple(marks),
@@ -419,8 +417,6 @@ def _bank_fingerprint() -> str:
     """A version of everything that decides a check: the bank's files and the source of the
     checking code (``chesskit.exercises`` and ``chesskit.rules``), computed once per run, so
     a fix to a check never leaves a stale grade or a stale remembered check."""
-    from chesskit import __version__, exercises, rules
-    from chesskit.exercises import catalog
 
     digest = hashlib.sha256(__version__.encode())
     for entry in sorted(Path(catalog.bank_dir()).glob("*.toml")):
@@ -608,7 +604,6 @@ def _logging_to(path: Path) -> Iterator[None]:
 
 def _grade(submissions: Iterable[str | Path], *, folder: Path, lang: str | None,
            progress: IO[str] | None, assignment: Assignment | None, jobs: int) -> Report:
-    from chesskit.teacher.report import write_outputs
 
     _checked.cache_clear()
     _canonical.cache_clear()
@@ -657,7 +652,6 @@ def _renamed(submission: Submission, book: Gradebook) -> Submission:
 def _manage(args: argparse.Namespace) -> int:
     """``--remove NAME`` / ``--rename OLD NEW``: change the gradebook, then rewrite the
     outputs from it."""
-    from chesskit.teacher.report import write_outputs
 
     folder = Path(args.out)
     if not (folder / "gradebook.sqlite").exists():

@@ -17,10 +17,13 @@ from typing import Any
 
 import nbformat
 
+from chesskit.course.notebooks import course_notebook, exercise_cells
 from chesskit.errors import WorksheetError
+from chesskit.exercises import catalog
 from chesskit.i18n import get_language, t
 from chesskit.teacher.assignment import assignment_toml, parse_assignment
-from chesskit.teacher.worksheet import checked_count, sheet_name
+from chesskit.teacher.skills import weak_homework
+from chesskit.teacher.worksheet import checked_count, sheet_name, worksheet
 
 
 def pick(ids: Sequence[str], *, count: int, seed: int) -> list[str]:
@@ -31,7 +34,6 @@ def pick(ids: Sequence[str], *, count: int, seed: int) -> list[str]:
 def select(*, topic: str | None = None, lesson: int | None = None, count: int = 10,
            seed: int = 7, lang: str | None = None) -> list[Any]:
     """The exercises of a homework set, easiest first."""
-    from chesskit.exercises import catalog
 
     pool = {item.id: item for item in catalog.matching(lesson=lesson, topic=topic, lang=lang)}
     chosen = [pool[i] for i in pick(sorted(pool), count=count, seed=seed)]
@@ -46,7 +48,6 @@ def title_for(*, topic: str | None, lesson: int | None, lang: str | None = None)
 
 def notebook_for(exercises: Sequence[Any], *, title: str, lang: str) -> nbformat.NotebookNode:
     """The homework notebook for ``exercises`` (cell ids are stable: ``hw-000`` ...)."""
-    from chesskit.course.notebooks import course_notebook, exercise_cells
 
     intro_text = t("worksheet.homework_intro", lang=lang)
     intro = nbformat.v4.new_markdown_cell(f"# {title}\n\n{intro_text}")
@@ -83,7 +84,6 @@ def main(argv: list[str] | None = None) -> int:
     lang = get_language(args.lang)
     checked_count(args.count, lang=lang)
     if args.weak:  # the weakest skills of the class or of one student (teacher.skills)
-        from chesskit.teacher.skills import weak_homework
 
         items, title = weak_homework(args.weak, student=args.student, count=args.count,
                                      seed=args.seed, lang=lang)
@@ -103,7 +103,6 @@ def main(argv: list[str] | None = None) -> int:
     print(t("worksheet.homework_written", lang=lang, path=args.output, n=len(items)))
     print(t("grading.assignment_written", lang=lang, path=output.with_suffix(".toml")))
     if args.worksheet:
-        from chesskit.teacher.worksheet import worksheet
 
         Path(args.worksheet).write_bytes(worksheet(items, lang=lang, answers=True, title=title))
         print(t("worksheet.written", lang=lang, path=args.worksheet, n=len(items)))

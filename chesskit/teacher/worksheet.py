@@ -20,6 +20,7 @@ import chess
 from chesskit.drawing.render import svg_to_png, svgs_to_pdf
 from chesskit.drawing.text import font_family, wrap
 from chesskit.errors import WorksheetError
+from chesskit.exercises import catalog
 from chesskit.i18n import color_name, t
 
 PAGE_W, PAGE_H, MARGIN = 210.0, 297.0, 15.0
@@ -138,7 +139,6 @@ def write_pngs(exercises: Iterable[Any], folder: Path, *, lang: str | None = Non
 def select(*, lesson: int | None = None, topic: str | None = None, count: int = 12,
            lang: str | None = None) -> list[Any]:
     """The first ``count`` exercises of the bank for a lesson and/or topic, by id."""
-    from chesskit.exercises import catalog
 
     return catalog.matching(lesson=lesson, topic=topic, lang=lang)[:count]
 
