@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -100,3 +101,6 @@ if "IPython" in sys.modules:  # a forgotten pair of quotes in ck.answer(...) get
     from chesskit.learner import install_answer_hint
 
     install_answer_hint()
+
+if os.environ.get("CHESSKIT_CLASSROOM_URL"):  # a classroom's kernel: its boards offer the
+    importlib.import_module("chesskit.classroom.client")  # teacher "Ask the class"

@@ -37,6 +37,7 @@ import chess
 
 from chesskit.errors import ClassroomError
 from chesskit.i18n import get_language, sentences, t
+from chesskit.widgets.board import Board
 
 if TYPE_CHECKING:
     from chesskit.classroom.widgets import StudentBoard, TeacherBoard
@@ -510,3 +511,24 @@ def join(*, size: int = 400, lang: str | None = None) -> StudentBoard | Notice:
 def teacher(*, size: int = 520) -> TeacherBoard | Notice:
     """The teacher's big board, without opening a round."""
     return session().teacher(size=size)
+
+
+class BoardAsker:
+    """``Board.asker`` once this module is imported: "Ask the class" on a lesson's board asks
+    this kernel's session (see :class:`chesskit.widgets.board.Asker`)."""
+
+    def is_teacher(self) -> bool:
+        room = session()
+        if room.connection.problem:
+            return False
+        try:
+            return room.whoami().get("role") == "teacher"
+        except ClassroomError:
+            return False
+
+    def ask(self, board: Board) -> str | None:
+        asked = session().ask(board)
+        return str(asked) if isinstance(asked, Notice) else None
+
+
+Board.asker = BoardAsker()

@@ -21,7 +21,7 @@ import io
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
-from typing import TYPE_CHECKING, Any, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, get_args
 
 import anywidget
 import chess
@@ -29,10 +29,9 @@ import chess.pgn
 import traitlets
 from IPython.display import display
 
-from chesskit.classroom import client as classroom_client
 from chesskit.drawing.diagram import BoardSvg
 from chesskit.drawing.diagram import board as diagram
-from chesskit.errors import ClassroomError, MoveError
+from chesskit.errors import MoveError
 from chesskit.exercises.protocol import BoardInput
 from chesskit.i18n import (
     color_name,
@@ -142,6 +141,16 @@ def _color(text: str) -> chess.Color:
     return text != "black"
 
 
+class Asker(Protocol):
+    """What "Ask the class" needs of a classroom (``chesskit.classroom.client`` has one)."""
+
+    def is_teacher(self) -> bool:
+        """Whether this kernel's user teaches a running classroom (may ask the service)."""
+
+    def ask(self, board: Board) -> str | None:
+        """Open a round with the board's position: None when sent, else why not (a sentence)."""
+
+
 class Board(anywidget.AnyWidget):
     """A chess board to play, mark squares or step through positions, in the browser.
 
@@ -229,6 +238,9 @@ class Board(anywidget.AnyWidget):
     """Say at once how the shown game ended (exercise boards do not: it may be the answer)."""
     _offers_ask = True
     """Show "Ask the class" when this kernel is a classroom's teacher (a student's board not)."""
+    asker: ClassVar[Asker | None] = None
+    """The classroom behind "Ask the class", installed by :mod:`chesskit.classroom.client`
+    (this layer never imports the classroom); None: no classroom in this kernel."""
 
     @staticmethod
     def _read_frames(position: Position, positions: Iterable[Position] | str | None
@@ -440,37 +452,35 @@ class Board(anywidget.AnyWidget):
     def ask_class(self) -> None:
         """The "Ask the class" button: the shown position becomes the classroom's round
         (``ck.classroom.ask(board)``); the board says it was sent, or why not."""
-        asked = classroom_client.ask(self)
-        if isinstance(asked, classroom_client.Notice):
-            self.say(str(asked), kind="error")
+        if Board.asker is None:
+            return
+        refusal = Board.asker.ask(self)
+        if refusal:
+            self.say(refusal, kind="error")
         else:
             self.say(t("widget.asked", lang=self.lang), kind="ok")
 
     def offer_ask(self) -> bool:
         """Show "Ask the class" if this kernel's user is a teacher of a running classroom
-        (asks the service who we are, once per kernel; no service: no button).
+        (the classroom's ``Board.asker`` asks the service once per kernel; none: no button).
 
         >>> Board().offer_ask()  # no classroom here
         False
         """
-        room = classroom_client.session()
-        if room.connection.problem:
+        if Board.asker is None:
             return False
-        try:
-            with _ASKING_WHO:  # the boards of a notebook run at once: one question per kernel
-                teacher = room.whoami().get("role") == "teacher"
-        except ClassroomError:
-            return False
+        with _ASKING_WHO:  # the boards of a notebook run at once: one question per kernel
+            teacher = Board.asker.is_teacher()
         if teacher:
             self.buttons = {**self.buttons, "ask": True}
         return teacher
 
     def offer_ask_in_background(self) -> None:
-        """:meth:`offer_ask` in a thread when there is a service to ask (a slow or lost
+        """:meth:`offer_ask` in a thread when a classroom is installed (a slow or lost
         service never holds up the cell that shows the board)."""
-        if classroom_client.session().connection.problem:
-            return
-        threading.Thread(target=self.offer_ask, name="chesskit-ask-offer", daemon=True).start()
+        if Board.asker is not None:
+            threading.Thread(target=self.offer_ask, name="chesskit-ask-offer",
+                             daemon=True).start()
 
     def after_move(self, board: chess.Board) -> None:
         """Called after every move played; games and exercises answer here."""
