@@ -196,9 +196,17 @@ class Store:
                           token_hash(token))
         return Member(rows[0][0], rows[0][1], rows[0][2]) if rows else None
 
-    def joined(self, klass: str) -> int:
-        """How many students joined the class."""
-        return int(self._rows("SELECT count(*) FROM members WHERE class = ?", klass)[0][0])
+    def joined(self, klass: str, *, before: float | None = None) -> int:
+        """How many students joined the class (with ``before``, until that time)."""
+        if before is None:
+            return int(self._rows("SELECT count(*) FROM members WHERE class = ?", klass)[0][0])
+        return int(self._rows("SELECT count(*) FROM members WHERE class = ? AND joined <= ?",
+                              klass, before)[0][0])
+
+    def languages(self, klass: str) -> dict[str, str]:
+        """The language each laptop student joined with (hub students have none)."""
+        return {str(r[0]): str(r[1]) for r in self._rows(
+            "SELECT user, lang FROM members WHERE class = ? AND lang IS NOT NULL", klass)}
 
     # -- rounds ------------------------------------------------------------------------
     def open_round(self, klass: str, task: dict[str, Any]) -> int:
@@ -231,8 +239,11 @@ class Store:
                           " WHERE class = ? ORDER BY id DESC LIMIT 1", klass)
         return _round(rows[0]) if rows else None
 
-    def rounds(self, klass: str) -> list[Round]:
-        """Every round of the class, oldest first."""
+    def rounds(self, klass: str | None = None) -> list[Round]:
+        """Every round of the class (None: of every class), oldest first."""
+        if klass is None:
+            return [_round(row) for row in self._rows(
+                "SELECT id, class, state, task, opened, closed FROM rounds ORDER BY id")]
         return [_round(row) for row in self._rows(
             "SELECT id, class, state, task, opened, closed FROM rounds WHERE class = ?"
             " ORDER BY id", klass)]
