@@ -42,8 +42,9 @@ def play(db: Path, answers: dict[str, list[str]], *, close: bool = True) -> int:
 
 def notebook(answers: dict[str, str]) -> str:
     sources = ["import chesskit as ck", *(f"ck.answer({k!r}, {v!r})" for k, v in answers.items())]
-    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
-              "source": source} for source in sources]
+    cells: list[dict[str, object]] = [
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+         "source": source} for source in sources]
     return json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells})
 
 
