@@ -153,6 +153,11 @@ class Store:
                 raise ClassroomError("store", str(error)) from None
             raise
 
+    def prove_writable(self) -> None:
+        """ClassroomError("store") unless the file can be written (not only read)."""
+        with self._write() as db:
+            db.execute("PRAGMA user_version = 1")
+
     def _rows(self, sql: str, *args: object) -> list[sqlite3.Row]:
         try:
             return list(self._db.execute(sql, args))
@@ -295,8 +300,7 @@ def open_store(path: str | os.PathLike[str]) -> tuple[Store, str | None]:
     with a sentence saying so (None when ``path`` was used)."""
     try:
         store = Store(path)
-        with store._write() as db:  # prove that it can be written, not only read
-            db.execute("PRAGMA user_version = 1")
+        store.prove_writable()
         return store, None
     except ClassroomError as error:
         fallback = Path(tempfile.gettempdir()) / f"chesskit-classroom-{os.getpid()}.sqlite"
