@@ -257,24 +257,29 @@ class Store:
     def answer(self, round_id: int, student: str, *, san: str, uci: str,
                correct: bool | None) -> None:
         """Keep a student's answer (replacing their earlier one) if the round is the class's
-        open round; else ClassroomError ``closed`` or ``not_current``, nothing stored."""
-        with self._write() as db:
-            row = db.execute("SELECT state, class FROM rounds WHERE id = ?",
-                             (round_id,)).fetchone()
-            if row is None:
-                raise ClassroomError("unknown_round")
-            newest = db.execute("SELECT max(id) FROM rounds WHERE class = ?",
-                                (row[1],)).fetchone()[0]
-            if newest != round_id:
-                raise ClassroomError("not_current")
-            if row[0] != "open":
-                raise ClassroomError("closed")
-            db.execute("INSERT INTO answers (round, student, san, uci, correct, at)"
-                       " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (round, student) DO UPDATE SET"
-                       " san = excluded.san, uci = excluded.uci, correct = excluded.correct,"
-                       " at = excluded.at, changes = changes + 1",
-                       (round_id, student, san, uci, None if correct is None else int(correct),
-                        time.time()))
+        open round; else ClassroomError ``closed`` or ``not_current``, nothing stored.  One
+        statement (so one transaction) checks and writes: a class answering at once costs one
+        SQLite call an answer."""
+        try:
+            cursor = self._db.execute(
+                "INSERT INTO answers (round, student, san, uci, correct, at)"
+                " SELECT ?, ?, ?, ?, ?, ? FROM rounds r WHERE r.id = ? AND r.state = 'open'"
+                " AND r.id = (SELECT max(id) FROM rounds WHERE class = r.class)"
+                " ON CONFLICT (round, student) DO UPDATE SET san = excluded.san,"
+                " uci = excluded.uci, correct = excluded.correct, at = excluded.at,"
+                " changes = changes + 1",
+                (round_id, student, san, uci, None if correct is None else int(correct),
+                 time.time(), round_id))
+        except sqlite3.Error as error:
+            raise ClassroomError("store", str(error)) from None
+        if cursor.rowcount == 1:
+            return
+        rnd = self.round(round_id)
+        if rnd is None:
+            raise ClassroomError("unknown_round")
+        latest = self.latest_round(rnd.klass)
+        raise ClassroomError("not_current" if latest is None or latest.id != round_id
+                             else "closed")
 
     def answers(self, round_id: int) -> list[Answer]:
         """Every student's answer to the round, by student name."""
