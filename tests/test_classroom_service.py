@@ -496,6 +496,9 @@ def test_the_store_keeps_one_answer_per_student_and_refuses_stale_rounds(
     with pytest.raises(ClassroomError) as closed:
         store.answer(second, "ana", san="e4", uci="e2e4", correct=None)
     assert closed.value.code == "closed"
+    with pytest.raises(ClassroomError) as unknown:
+        store.answer(second + 1, "ana", san="e4", uci="e2e4", correct=None)
+    assert unknown.value.code == "unknown_round"
     other = sqlite3.connect(tmp_path / "c.sqlite")
     assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert other.execute("SELECT count(*) FROM answers").fetchone()[0] == 0
