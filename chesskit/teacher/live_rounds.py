@@ -115,12 +115,14 @@ def _moves(rnd: LiveRound) -> str:
     return ", ".join(f"{move} ×{count}" for move, count in rnd.moves.items())
 
 
-def rounds_section(rounds: list[LiveRound], *, lang: str, graded: Iterable[str] = ()) -> str:
+def rounds_section(rounds: list[LiveRound], *, lang: str, graded: Iterable[str] | None = None,
+                   heading: bool = True) -> str:
     """The "Live rounds" section of the class report (HTML): a row per round, and per round
-    who played what."""
-    esc, done = html.escape, set(graded)
-    head = "".join(f"<th>{esc(t(f'classroom.live_col_{k}', lang=lang))}</th>" for k in (
-        "time", "round", "task", "answered", "right", "moves", "graded"))
+    who played what; with ``graded`` (the gradebook's items), a column naming them."""
+    esc, done = html.escape, None if graded is None else set(graded)
+    keys = ("time", "round", "task", "answered", "right", "moves") + (
+        () if done is None else ("graded",))
+    head = "".join(f"<th>{esc(t(f'classroom.live_col_{k}', lang=lang))}</th>" for k in keys)
     rows = []
     for rnd in rounds:
         task = rnd.prompt(lang) + (f" ({rnd.exercise})" if rnd.exercise else "")
@@ -134,11 +136,12 @@ def rounds_section(rounds: list[LiveRound], *, lang: str, graded: Iterable[str] 
             f"<td class=n>{rnd.right_percent}</td>"
             f"<td><code>{esc(_moves(rnd))}</code><details><summary>"
             f"{esc(t('classroom.live_who', lang=lang))}</summary>{esc(who)}</details></td>"
-            f"<td class=n>{esc(rnd.item if rnd.item in done else '')}</td></tr>")
+            + ("" if done is None else
+               f"<td class=n>{esc(rnd.item if rnd.item in done else '')}</td>") + "</tr>")
     if not rows:
         return ""
-    return (f"<h2>{esc(t('classroom.live_title', lang=lang))}</h2><table><tr>{head}</tr>"
-            + "\n".join(rows) + "</table>")
+    title = f"<h2>{esc(t('classroom.live_title', lang=lang))}</h2>" if heading else ""
+    return f"{title}<table><tr>{head}</tr>" + "\n".join(rows) + "</table>"
 
 
 def report_section(book: Gradebook, *, lang: str) -> str:

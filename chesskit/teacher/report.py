@@ -489,7 +489,8 @@ def live_page(rounds: list[LiveRound], *, lang: str, empty: str) -> str:
     """A page of the live rounds alone (``chesskit classroom report``); ``empty`` says that
     there are none."""
     return _page(t("classroom.live_title", lang=lang),
-                 rounds_section(rounds, lang=lang) or html.escape(empty), lang=lang)
+                 rounds_section(rounds, lang=lang, heading=False) or html.escape(empty),
+                 lang=lang)
 
 
 def shown_note(note: str) -> str:
