@@ -16,7 +16,11 @@ its resident set (``/proc``).  The plain way to compare with is the teacher walk
 room, or a quiz tool that cannot take a move: there is no program to time, so the goal is the
 issue's (p95 under 1 s).
 
-Run: ``.venv/bin/python benchmarks/bench_classroom.py [--rounds 5] [--big-rounds 3]``.
+Every row prints the load average too: on a shared machine the figures follow it.
+
+Run: ``.venv/bin/python benchmarks/bench_classroom.py [--rounds 5] [--big-rounds 3]``;
+``--big-only`` for the 400 students alone, ``--profile /tmp/prof`` to run the hub service under
+cProfile (``/tmp/prof.<n>`` per scenario, read with ``pstats``).
 """
 
 from __future__ import annotations
