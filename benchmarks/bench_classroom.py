@@ -16,7 +16,11 @@ its resident set (``/proc``).  The plain way to compare with is the teacher walk
 room, or a quiz tool that cannot take a move: there is no program to time, so the goal is the
 issue's (p95 under 1 s).
 
-Run: ``.venv/bin/python benchmarks/bench_classroom.py [--rounds 5] [--big-rounds 3]``.
+Every row prints the load average too: on a shared machine the figures follow it.
+
+Run: ``.venv/bin/python benchmarks/bench_classroom.py [--rounds 5] [--big-rounds 3]``;
+``--big-only`` for the 400 students alone, ``--profile /tmp/prof`` to run the hub service under
+cProfile (``/tmp/prof.<n>`` per scenario, read with ``pstats``).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -223,7 +228,7 @@ async def scenario(base: str, *, classes: int, per_class: int, rounds: int, lapt
         await bench.connect(teacher, "" if laptop else f"?class={teacher.klass}")
     connect = time.perf_counter() - started
     rng = random.Random(7)
-    cpu = cpu_seconds(pid)
+    cpu, mine = cpu_seconds(pid), time.process_time()
     figures: dict[str, list[float]] = {"push": [], "answer": [], "whole": []}
     for _ in range(rounds):
         for key, values in (await bench.round(teachers, students, rng)).items():
@@ -234,7 +239,8 @@ async def scenario(base: str, *, classes: int, per_class: int, rounds: int, lapt
     now, peak = rss_mb(pid)
     requests = rounds * (len(teachers) + len(students))
     return {"figures": figures, "connect": connect, "rss": now, "peak": peak,
-            "cpu_ms": (cpu_seconds(pid) - cpu) * 1000 / requests}
+            "cpu_ms": (cpu_seconds(pid) - cpu) * 1000 / requests,
+            "client_ms": (time.process_time() - mine) * 1000 / requests}
 
 
 def start(command: list[str], env: dict[str, str], port: int, log: Path
@@ -255,7 +261,8 @@ def start(command: list[str], env: dict[str, str], port: int, log: Path
     raise RuntimeError(f"the service did not start on {port}")
 
 
-def hub_service(folder: Path, hub_port: int) -> tuple[subprocess.Popen[str], int]:
+def hub_service(folder: Path, hub_port: int, profile: str = ""
+                ) -> tuple[subprocess.Popen[str], int]:
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT),
            "JUPYTERHUB_API_TOKEN": "service-token",
@@ -268,7 +275,8 @@ def hub_service(folder: Path, hub_port: int) -> tuple[subprocess.Popen[str], int
            "JUPYTERHUB_OAUTH_ACCESS_SCOPES": json.dumps(["access:services!service=classroom"]),
            "CHESSKIT_CLASSROOM_DB": str(folder / "hub.sqlite"),
            "CHESSKIT_CLASSROOM_CLASSES": ",".join(f"c{k}" for k in range(10))}
-    process = start([sys.executable, "-m", "chesskit.classroom.service"], env, port,
+    profiler = ["-m", "cProfile", "-o", profile] if profile else []
+    process = start([sys.executable, *profiler, "-m", "chesskit.classroom.service"], env, port,
                     folder / "hub.log")
     return process, port
 
@@ -279,7 +287,7 @@ def row(label: str, result: dict[str, Any]) -> str:
             f"{pct(f['push'], .95) * 1000:>7.0f} {pct(f['answer'], .5) * 1000:>7.0f} "
             f"{pct(f['answer'], .95) * 1000:>7.0f} {pct(f['whole'], .5) * 1000:>7.0f} "
             f"{pct(f['whole'], .95) * 1000:>7.0f} {result['rss']:>6.0f} {result['peak']:>6.0f}"
-            f" {result['cpu_ms']:>6.1f}")
+            f" {result['cpu_ms']:>6.1f} {result['client_ms']:>6.1f}")
 
 
 async def main_async(args: argparse.Namespace) -> None:
@@ -290,33 +298,38 @@ async def main_async(args: argparse.Namespace) -> None:
     print("times in ms (push: teacher's request -> a student's round_opened; answer: a"
           " student's answer sent -> the teacher's summary holding it; class: the last answer"
           " sent -> the summary holding the whole class); memory: the service's RSS now / peak,"
-          " MB; cpu/rq: the service's CPU ms per request of the rounds (opening, answering)\n")
+          " MB; cpu/rq: the service's CPU ms per request of the rounds (opening, answering);"
+          " client: the simulated clients' (this process's) CPU ms per request\n")
     print(f"{'scenario':<34} {'n':>5} {'push50':>7} {'push95':>7} {'ans50':>7} {'ans95':>7} "
-          f"{'class50':>7} {'class95':>7} {'rss':>6} {'peak':>6} {'cpu/rq':>6}")
+          f"{'class50':>7} {'class95':>7} {'rss':>6} {'peak':>6} {'cpu/rq':>6} {'client':>6}")
     results = []
 
-    laptop_port = free_port()
-    laptop = start([sys.executable, "-m", "chesskit", "classroom", "--host", "127.0.0.1",
-                    "--port", str(laptop_port), "--db", str(folder / "laptop.sqlite")],
-                   {**os.environ, "PYTHONPATH": str(ROOT)}, laptop_port,
-                   folder / "laptop.log")
-    try:
-        with sqlite3.connect(folder / "laptop.sqlite") as db:
-            code, teacher = db.execute("SELECT code, teacher_token FROM classes").fetchone()
-        result = await scenario(f"http://127.0.0.1:{laptop_port}/", classes=1, per_class=40,
-                                rounds=args.rounds, laptop=True, pid=laptop.pid,
-                                teacher_token=teacher, code=code)
-        results.append(("laptop: 40 students, 1 class", result))
-        print(row(*results[-1]), flush=True)
-    finally:
-        laptop.terminate()
-        laptop.wait()
+    if not args.big_only:
+        laptop_port = free_port()
+        laptop = start([sys.executable, "-m", "chesskit", "classroom", "--host", "127.0.0.1",
+                        "--port", str(laptop_port), "--db", str(folder / "laptop.sqlite")],
+                       {**os.environ, "PYTHONPATH": str(ROOT)}, laptop_port,
+                       folder / "laptop.log")
+        try:
+            with sqlite3.connect(folder / "laptop.sqlite") as db:
+                code, teacher = db.execute("SELECT code, teacher_token FROM classes").fetchone()
+            result = await scenario(f"http://127.0.0.1:{laptop_port}/", classes=1, per_class=40,
+                                    rounds=args.rounds, laptop=True, pid=laptop.pid,
+                                    teacher_token=teacher, code=code)
+            results.append(("laptop: 40 students, 1 class", result))
+            print(row(*results[-1]) + f"   (load {os.getloadavg()[0]:.1f})", flush=True)
+        finally:
+            laptop.terminate()
+            laptop.wait()
 
     for label, classes, per_class, rounds, on_socket in (
             ("hub: 40 students, 1 class", 1, 40, args.rounds, False),
             ("hub: 400 students, 10 classes", 10, 40, args.big_rounds, False),
             ("hub: 400, answers on the socket", 10, 40, args.big_rounds, True)):
-        service, port = hub_service(folder, hub_port)
+        if args.big_only and classes == 1:
+            continue
+        profile = f"{args.profile}.{len(results)}" if args.profile else ""
+        service, port = hub_service(folder, hub_port, profile)
         try:
             idle = rss_mb(service.pid)[0]
             result = await scenario(f"http://127.0.0.1:{port}{PREFIX}", classes=classes,
@@ -324,9 +337,9 @@ async def main_async(args: argparse.Namespace) -> None:
                                     pid=service.pid, on_socket=on_socket)
             results.append((label, result))
             print(row(label, result) + f"   (idle {idle:.0f} MB, connect all"
-                  f" {result['connect']:.1f} s)", flush=True)
+                  f" {result['connect']:.1f} s, load {os.getloadavg()[0]:.1f})", flush=True)
         finally:
-            service.terminate()
+            service.send_signal(signal.SIGINT)  # a profiled service writes its profile then
             service.wait()
         (folder / "hub.sqlite").unlink(missing_ok=True)
     print(f"\ngoal: push95 and ans95 under 1000 ms; load average"
@@ -337,6 +350,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="rounds with 40 students")
     parser.add_argument("--big-rounds", type=int, default=3, help="rounds with 400 students")
+    parser.add_argument("--big-only", action="store_true", help="the 400 students only")
+    parser.add_argument("--profile", default="", metavar="PREFIX",
+                        help="run the hub service under cProfile, its profiles PREFIX.<n>")
     asyncio.run(main_async(parser.parse_args()))
 
 

@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from chesskit.classroom.laptop import laptop_classroom
+from chesskit.classroom.service import serve
+
 
 @dataclass
 class Laptop:
@@ -57,9 +60,6 @@ def free_port() -> int:
 @contextlib.contextmanager
 def running_classroom(db: Path) -> Iterator[Laptop]:
     """``chesskit classroom`` on 127.0.0.1 (a free port), in a thread of this process."""
-    from chesskit.classroom.laptop import laptop_classroom
-    from chesskit.classroom.service import serve
-
     room, app, _warning = laptop_classroom(db)
     port, loop, ready = free_port(), asyncio.new_event_loop(), threading.Event()
     servers = []

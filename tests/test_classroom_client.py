@@ -213,5 +213,5 @@ def test_the_teacher_board_buttons(laptop: Laptop) -> None:
 def test_the_listener_falls_back_to_asking_for_the_current_round(laptop: Laptop) -> None:
     events: list[Mapping[str, Any]] = []
     listener = client.Listener(Connection(laptop.url, laptop.teacher), events.append)
-    listener._poll()
+    listener.poll()
     assert events and events[0]["type"] == "poll"

@@ -39,7 +39,7 @@ class FakeHubAuth:
         if not header.startswith("token "):
             return None
         name, _, groups = header[6:].partition(":")
-        handler._token_authenticated = True
+        handler._token_authenticated = True  # noqa: SLF001  (HubOAuth's own flag: the service reads it)
         self.asked += 1
         return {"name": name, "kind": "user", "groups": [g for g in groups.split(",") if g]}
 
@@ -248,10 +248,10 @@ class TestRounds(Room):
     def test_a_store_that_cannot_be_written_says_so(self) -> None:
         ana = self.join("Ana")
         rid = self.open_round()["id"]
-        self.store._db.execute("PRAGMA query_only = ON")
+        self.store._db.execute("PRAGMA query_only = ON")  # noqa: SLF001  (a disk turned read-only)
         code, reply = self.answer(ana, rid, "Rd1")
         assert code == 503 and "could not save" in reply["error"]
-        self.store._db.execute("PRAGMA query_only = OFF")
+        self.store._db.execute("PRAGMA query_only = OFF")  # noqa: SLF001
         assert self.answer(ana, rid, "Rd1")[0] == 200
 
 
@@ -339,6 +339,44 @@ class TestEvents(Room):
         assert (await self.expect(await self.connect(late), "hello"))["round"]["id"] == rid
         await self.post(f"/api/rounds/{rid}/answers", {"answer": "Rd1"}, ana)
         assert (await self.asummary(rid))["answered"] == 1
+
+    @gen_test(timeout=60)
+    async def test_a_dropped_network_gets_the_current_round_and_nothing_counts_twice(
+            self) -> None:
+        ana, bo = await self.ajoin("Ana"), await self.ajoin("Bo")
+        teacher = await self.connect(TEACHER)
+        await self.expect(teacher, "hello")
+        sock = await self.connect(ana)
+        await self.expect(sock, "hello")
+        first = json.loads((await self.post("/api/rounds", {"fen": MATE_IN_ONE},
+                                            TEACHER)).body)["id"]
+        await self.expect(sock, "round_opened")
+        assert (await self.post(f"/api/rounds/{first}/answers", {"answer": "Qxf7"},
+                                ana)).code == 200
+        sock.protocol.stream.close()  # the wifi drops: no closing handshake, the socket dies
+        while (await self.expect(teacher, "summary"))["summary"]["connected"] != 0:
+            pass
+        # the answer sent again by a client that did not hear the reply: still one answer
+        assert (await self.post(f"/api/rounds/{first}/answers", {"answer": "Qxf7#"},
+                                ana)).code == 200
+        assert (await self.post(f"/api/rounds/{first}/answers", {"answer": "Nf3"},
+                                bo)).code == 200
+        await self.post(f"/api/rounds/{first}/close", {}, TEACHER)
+        second = json.loads((await self.post("/api/rounds", {"fen": MATE_IN_ONE},
+                                             TEACHER)).body)["id"]
+        late = await self.post(f"/api/rounds/{first}/answers", {"answer": "Nf3"}, ana)
+        assert late.code == 409  # a retry that arrives after the round moved on
+        again = await self.connect(ana)
+        hello = await self.expect(again, "hello")
+        assert (hello["round"]["id"], hello["round"]["state"], hello["round"]["answer"]) == (
+            second, "open", None)
+        for _ in range(2):
+            await self.post(f"/api/rounds/{second}/answers", {"answer": "Bxf7+"}, ana)
+        old, new = await self.asummary(first), await self.asummary(second)
+        assert (old["answered"], old["moves"]) == (2, {"Nf3": 1, "Qxf7#": 1})
+        assert (new["answered"], new["moves"], new["connected"]) == (1, {"Bxf7+": 1}, 1)
+        for each in (teacher, again):
+            each.close()
 
     @gen_test(timeout=60)
     async def test_an_answer_on_the_socket_is_checked_like_one_over_http(self) -> None:
@@ -458,9 +496,30 @@ def test_the_store_keeps_one_answer_per_student_and_refuses_stale_rounds(
     with pytest.raises(ClassroomError) as closed:
         store.answer(second, "ana", san="e4", uci="e2e4", correct=None)
     assert closed.value.code == "closed"
+    with pytest.raises(ClassroomError) as unknown:
+        store.answer(second + 1, "ana", san="e4", uci="e2e4", correct=None)
+    assert unknown.value.code == "unknown_round"
     other = sqlite3.connect(tmp_path / "c.sqlite")
     assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert other.execute("SELECT count(*) FROM answers").fetchone()[0] == 0
+
+
+def test_a_restarted_service_goes_on_with_the_round_and_its_answers(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    before = Classroom(Store(db), mode="laptop", code=CODE, teacher_token=TEACHER)
+    rnd = before.open_round("class", from_position(MATE_IN_ONE))
+    ana = service.Identity("Ana", "student", "class")
+    before.answer(ana, rnd.id, "Nf3", None)
+    before.store.close()
+    after = Classroom(Store(db), mode="laptop", code=CODE, teacher_token=TEACHER)
+    current = after.current("class")
+    assert current is not None and current.id == rnd.id
+    after.answer(ana, rnd.id, "Qxf7", None)  # the last answer counts, also across a restart
+    after.answer(service.Identity("Bo", "student", "class"), rnd.id, "d3", None)
+    summary = after.summary(current)
+    assert summary["moves"] == {"Qxf7#": 1, "d3": 1} and summary["correct"] == 1
+    assert [(a.student, a.san) for a in Store(db).answers(rnd.id)] == [("Ana", "Qxf7#"),
+                                                                        ("Bo", "d3")]
 
 
 def test_the_laptop_command_refuses_a_folder_that_is_not_a_site(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import os
 import threading
@@ -31,16 +32,16 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import chess
+from tornado.httpclient import HTTPRequest
+from tornado.websocket import websocket_connect
 
+from chesskit.classroom.widgets import StudentBoard, TeacherBoard
 from chesskit.errors import ClassroomError
 from chesskit.i18n import get_language, sentences, t
 from chesskit.widgets.board import Board
-
-if TYPE_CHECKING:
-    from chesskit.classroom.widgets import StudentBoard, TeacherBoard
 
 TIMEOUT = 10.0
 """Seconds a REST call may take before the service counts as unreachable."""
@@ -159,9 +160,6 @@ class Listener(threading.Thread):
                 loop.call_soon_threadsafe(socket.close)
 
     async def _main(self) -> None:
-        from tornado.httpclient import HTTPRequest
-        from tornado.websocket import websocket_connect
-
         self._loop = asyncio.get_running_loop()
         wait = RETRY[0]
         while not self._stopping.is_set():
@@ -171,7 +169,7 @@ class Listener(threading.Thread):
             try:
                 self._socket = await websocket_connect(request, ping_interval=20)
             except Exception:  # noqa: BLE001  (refused, unreachable, proxy: poll, try again)
-                await asyncio.get_running_loop().run_in_executor(None, self._poll)
+                await asyncio.get_running_loop().run_in_executor(None, self.poll)
             else:
                 wait = RETRY[0]
                 self.connected.set()
@@ -192,7 +190,8 @@ class Listener(threading.Thread):
                 if isinstance(event, dict):
                     self._deliver(event)
 
-    def _poll(self) -> None:
+    def poll(self) -> None:
+        """Ask for the current round once (what the listener does while it cannot connect)."""
         try:
             current = self.connection.request("GET", "api/rounds/current")
         except ClassroomError as error:
@@ -264,8 +263,6 @@ class Classroom:
     def join(self, *, size: int = 400, lang: str | None = None) -> StudentBoard | Notice:
         """The student's board: it gets each round the teacher opens, within a second; its
         texts in ``lang`` (default: the notebook's language)."""
-        from chesskit.classroom.widgets import StudentBoard
-
         try:
             me = self.whoami()
         except ClassroomError as error:
@@ -326,8 +323,6 @@ class Classroom:
 
     def teacher_board(self, *, size: int = 520) -> TeacherBoard:
         """The teacher's board of this kernel (made once); ClassroomError for a student."""
-        from chesskit.classroom.widgets import TeacherBoard
-
         if self.whoami().get("role") != "teacher":
             raise ClassroomError("not_teacher", t("classroom.client_not_teacher"))
         for board in self.boards:
@@ -439,8 +434,6 @@ class Summary:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        import html
-
         right = self._right_moves()
         rows = "".join(
             f"<tr><td>{html.escape(a['student'])}</td><td>{html.escape(a['move'])}</td>"

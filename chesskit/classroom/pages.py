@@ -39,7 +39,8 @@ def texts(lang: str) -> dict[str, str]:
 
 def generated_js() -> str:
     """The text of ``static/generated.js``."""
-    pieces = {symbol: diagram._piece_def(symbol) for symbol in "KQRBNPkqrbnp"}
+    # the diagrams' own pieces, drawn by the one function that draws them for every diagram
+    pieces = {symbol: diagram._piece_def(symbol) for symbol in "KQRBNPkqrbnp"}  # noqa: SLF001
     style = {"light": diagram.SQUARE_COLORS["light"], "dark": diagram.SQUARE_COLORS["dark"],
              "arrows": diagram.ARROW_COLORS, "font": f"'{FONT_FAMILY}', sans-serif"}
     names = {code: language(code).name for code in languages()}

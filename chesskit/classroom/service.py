@@ -60,6 +60,9 @@ SOCKETS_PER_USER = 4
 """Open websockets per user; a new one beyond closes the oldest."""
 SUMMARY_EVERY = 0.1
 """Seconds between two summaries pushed to the teacher while answers arrive."""
+BACKLOG = 2048
+"""Connections waiting to be accepted: ten classes answering at once open hundreds together
+(with tornado's 128 the others are dropped, and their computers try again a second later)."""
 TOKEN_SECONDS = 60
 """How long the hub's answer about an API token is trusted (the hub's client caches as long)."""
 NAME_CHARS = 30
@@ -117,6 +120,15 @@ def name_key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
+def encode(message: dict[str, Any]) -> str:
+    """A websocket message as sent.
+
+    >>> encode({"type": "pong"})
+    '{"type": "pong"}'
+    """
+    return json.dumps(message, ensure_ascii=False)
+
+
 def refuse(code: str, lang: str | None = None, **fields: object) -> ClassroomError:
     """A refusal with its sentence in the language."""
     return ClassroomError(code, t(f"classroom.service_{code}", lang=lang, **fields))
@@ -172,6 +184,11 @@ class Classroom:
         self.failed_joins: dict[str, Bucket] = {}
         self.members: set[tuple[str, str]] = set()
         self.known_tokens: dict[str, tuple[float, dict[str, Any]]] = {}
+        # the store's state of each class's newest round, kept here (one service per store):
+        # an answer and a summary read no SQLite; every change is written first, then kept
+        self.newest: dict[str, Round | None] = {}
+        self.newest_answers: dict[int, dict[str, Answer]] = {}
+        self.joined_count: dict[str, int] = {}
         self._summary_timers: dict[str, asyncio.TimerHandle] = {}
         self._summary_sent: dict[str, float] = {}
 
@@ -212,7 +229,14 @@ class Classroom:
         """Record a hub student as joined (once per process)."""
         if (klass, user) not in self.members:
             self.store.add_member(klass, user)
+            self.joined_count.pop(klass, None)
             self.members.add((klass, user))
+
+    def how_many_joined(self, klass: str) -> int:
+        """How many students joined the class (counted in the store once per change)."""
+        if klass not in self.joined_count:
+            self.joined_count[klass] = self.store.joined(klass)
+        return self.joined_count[klass]
 
     def remember_token(self, header: str, model: dict[str, Any]) -> None:
         """Keep what the hub said about an API token for ``TOKEN_SECONDS`` (as the hub's own
@@ -251,54 +275,101 @@ class Classroom:
         if not self.store.add_member(klass, clean, key=name_key(clean), token=session,
                                      lang=lang):
             raise refuse("name_taken", lang, name=clean)
+        self.joined_count.pop(klass, None)
         return session, Member(klass, clean, lang)
 
     # -- rounds --------------------------------------------------------------------------
+    def latest(self, klass: str) -> Round | None:
+        """The class's newest round (open or closed), or None."""
+        if klass not in self.newest:
+            self.newest[klass] = self.store.latest_round(klass)
+        return self.newest[klass]
+
     def current(self, klass: str) -> Round | None:
         """The class's open round, or None."""
-        rnd = self.store.latest_round(klass)
+        rnd = self.latest(klass)
         return rnd if rnd is not None and rnd.state == "open" else None
+
+    def round(self, round_id: int) -> Round | None:
+        """The round with this id, or None."""
+        for rnd in self.newest.values():
+            if rnd is not None and rnd.id == round_id:
+                return rnd
+        return self.store.round(round_id)
+
+    def answers(self, rnd: Round) -> dict[str, Answer]:
+        """The round's answers by student (a class's newest round: kept, not read)."""
+        kept = self.newest_answers.get(rnd.id)
+        if kept is not None:
+            return kept
+        found = {a.student: a for a in self.store.answers(rnd.id)}
+        if self.latest(rnd.klass) == rnd:
+            self.newest_answers[rnd.id] = found
+        return found
+
+    def _renewed(self, klass: str, round_id: int) -> Round:
+        """Keep the round's state as the store has it now (it is the class's newest)."""
+        rnd = self.store.round(round_id)
+        assert rnd is not None
+        old = self.newest.get(klass)
+        if old is not None and old.id != rnd.id:
+            self.newest_answers.pop(old.id, None)
+        self.newest[klass] = rnd
+        return rnd
 
     def open_round(self, klass: str, task: Task) -> Round:
         """Open a round (closing the open one first, with its push) and push it."""
         before = self.current(klass)
-        round_id = self.store.open_round(klass, task.to_json())
+        try:
+            round_id = self.store.open_round(klass, task.to_json())
+        finally:
+            self.newest.pop(klass, None)  # read again from the store, whatever happened
         if before is not None:
-            self.push_closed(before.id)
-        rnd = self.store.round(round_id)
-        assert rnd is not None
-        for sock in self.sockets.get(klass, ()):
-            sock.send({"type": "round_opened", "round": self.round_json(rnd, sock.me,
-                                                                         answers={})})
+            self.push_round("round_closed", self.store.round(before.id) or before,
+                            self.answers(before))
+        rnd = self._renewed(klass, round_id)
+        self.newest_answers[rnd.id] = {}
+        self.push_round("round_opened", rnd, {})
         self.push_summary(klass, now=True)
         return rnd
 
     def close_round(self, rnd: Round, lang: str | None) -> Round:
         """Close an open round and push the solution."""
-        if not self.store.close_round(rnd.id):
+        try:
+            closed = self.store.close_round(rnd.id)
+        finally:
+            self.newest.pop(rnd.klass, None)
+        if not closed:
             raise refuse("already_closed", lang, id=rnd.id)
-        return self.push_closed(rnd.id)
-
-    def push_closed(self, round_id: int) -> Round:
-        """Tell the class that a round closed (with its solution)."""
-        rnd = self.store.round(round_id)
-        assert rnd is not None
-        answers = {a.student: a for a in self.store.answers(round_id)}
-        for sock in self.sockets.get(rnd.klass, ()):
-            sock.send({"type": "round_closed", "round": self.round_json(rnd, sock.me,
-                                                                         answers=answers)})
+        answers = self.answers(rnd)
+        rnd = self._renewed(rnd.klass, rnd.id)
+        self.push_round("round_closed", rnd, answers)
         self.push_summary(rnd.klass, now=True)
         return rnd
+
+    def push_round(self, kind: str, rnd: Round, answers: dict[str, Answer]) -> None:
+        """Tell the class that a round opened or closed: each socket gets the round as its
+        user sees it, each different message encoded once."""
+        encoded: dict[tuple[Any, ...], str] = {}
+        for sock in self.sockets.get(rnd.klass, ()):
+            who = sock.me
+            mine = None if who.teacher else answers.get(who.user)
+            key = (sock.reply_lang, who.lang, who.teacher, mine and (mine.san, mine.uci))
+            if key not in encoded:
+                message = self.round_json(rnd, who, answers=answers)
+                message["prompt"] = message["prompts"].get(sock.reply_lang, message["prompt"])
+                encoded[key] = encode({"type": kind, "round": message})
+            sock.send_text(encoded[key])
 
     def answer(self, who: Identity, round_id: int, text: str, lang: str | None) -> dict[str,
                                                                                         Any]:
         """Read, judge and keep a student's answer; push the ack and the summary."""
         if who.teacher:
             raise refuse("teacher_answers", lang)
-        rnd = self.store.round(round_id)
+        rnd = self.round(round_id)
         if rnd is None or rnd.klass != who.klass:
             raise refuse("unknown_round", lang, id=round_id)
-        latest = self.store.latest_round(who.klass)
+        latest = self.latest(who.klass)
         if latest is not None and latest.id != rnd.id:
             raise refuse("not_current", lang, id=round_id)
         if rnd.state != "open":
@@ -310,11 +381,15 @@ class Classroom:
         except ClassroomError as error:  # closed or replaced since the checks above
             if error.code == "store":
                 raise
+            self.newest.pop(who.klass, None)
             raise refuse(error.code, lang, id=round_id) from None
+        self.answers(rnd)[who.user] = Answer(who.user, judged.san, judged.uci, judged.correct)
         reply = {"round": rnd.id, "move": judged.san, "uci": judged.uci}
+        ack = None
         for sock in self.sockets.get(who.klass, ()):
             if sock.me.user == who.user and not sock.me.teacher:
-                sock.send({"type": "answer_ack", **reply})
+                ack = ack or encode({"type": "answer_ack", **reply})
+                sock.send_text(ack)
         self.push_summary(who.klass)
         return reply
 
@@ -338,13 +413,13 @@ class Classroom:
 
     def summary(self, rnd: Round) -> dict[str, Any]:
         """What the class answered to a round, for the teacher."""
-        answers = self.store.answers(rnd.id)
+        answers = sorted(self.answers(rnd).values(), key=lambda a: a.student)
         task = _task(rnd.task_json)
         counts = Counter(a.san for a in answers)
         moves = dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
         connected = {s.me.user for s in self.sockets.get(rnd.klass, ()) if not s.me.teacher}
         return {"round": rnd.id, "class": rnd.klass, "state": rnd.state, "judged": task.judged,
-                "joined": self.store.joined(rnd.klass), "connected": len(connected),
+                "joined": self.how_many_joined(rnd.klass), "connected": len(connected),
                 "answered": len(answers),
                 "correct": sum(bool(a.correct) for a in answers) if task.judged else None,
                 "moves": moves, "uci": {a.san: a.uci for a in answers},
@@ -370,13 +445,13 @@ class Classroom:
         if timer is not None:
             timer.cancel()
         self._summary_sent[klass] = time.monotonic()
-        rnd = self.store.latest_round(klass)
+        rnd = self.latest(klass)
         if rnd is None:
             return
-        message = {"type": "summary", "summary": self.summary(rnd)}
+        message = encode({"type": "summary", "summary": self.summary(rnd)})
         for sock in self.sockets.get(klass, ()):
             if sock.me.teacher:
-                sock.send(message)
+                sock.send_text(message)
 
     # -- connections ---------------------------------------------------------------------
     def connect(self, sock: EventSocket) -> None:
@@ -390,10 +465,10 @@ class Classroom:
         here.append(sock)
         rnd = self.current(sock.me.klass)
         sock.send({"type": "hello", "user": sock.me.user, "role": sock.me.role,
-                   "class": sock.me.klass,
-                   "round": None if rnd is None else self.round_json(rnd, sock.me, sock.lang)})
+                   "class": sock.me.klass, "round": None if rnd is None else self.round_json(
+                       rnd, sock.me, sock.reply_lang)})
         if sock.me.teacher:
-            latest = self.store.latest_round(sock.me.klass)
+            latest = self.latest(sock.me.klass)
             if latest is not None:
                 sock.send({"type": "summary", "summary": self.summary(latest)})
         else:
@@ -533,7 +608,7 @@ class Api(Base):
     def round_of_class(self, round_id: str) -> Round:
         """The round with this id in the sender's class (404 otherwise)."""
         assert self.who is not None
-        rnd = self.room.store.round(int(round_id))
+        rnd = self.room.round(int(round_id))
         if rnd is None or rnd.klass != self.who.klass:
             raise refuse("unknown_round", self.lang, id=round_id[:12])
         return rnd
@@ -715,13 +790,14 @@ class EventSocket(Base, tornado.websocket.WebSocketHandler):
             self.set_header("Content-Type", "application/json; charset=UTF-8")
             self.send_refusal(error)
 
-    @property
-    def me(self) -> Identity:
-        """Who is connected (known once the connection is open)."""
-        assert self.who is not None
-        return self.who
+    me: Identity
+    """Who is connected (set when the connection opens)."""
+    reply_lang: str = FALLBACK
+    """The language of the prompts sent on this connection."""
 
     def open(self, *args: str, **kwargs: str) -> None:
+        assert self.who is not None
+        self.me, self.reply_lang = self.who, self.lang
         self.room.connect(self)
 
     def on_message(self, message: str | bytes) -> None:
@@ -765,11 +841,12 @@ class EventSocket(Base, tornado.websocket.WebSocketHandler):
 
     def send(self, message: dict[str, Any]) -> None:
         """Send a message; a connection that has gone is dropped quietly."""
-        if message.get("type") in ("round_opened", "round_closed"):
-            message = {**message, "round": {**message["round"], "prompt": message["round"][
-                "prompts"].get(self.lang, message["round"]["prompt"])}}
+        self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Send a message encoded by :func:`encode` (once for every socket that gets it)."""
         with contextlib.suppress(tornado.websocket.WebSocketClosedError):
-            self.write_message(json.dumps(message, ensure_ascii=False))
+            self.write_message(text)
 
 
 class Page(Base):
@@ -848,7 +925,7 @@ def serve(app: tornado.web.Application, port: int, address: str = "127.0.0.1"
           ) -> tornado.httpserver.HTTPServer:
     """Listen (bodies beyond the API's limit are still read, so they get a clear 413)."""
     server = tornado.httpserver.HTTPServer(app, max_body_size=64 * MAX_BODY, xheaders=True)
-    server.listen(port, address)
+    server.listen(port, address, backlog=BACKLOG)
     return server
 
 

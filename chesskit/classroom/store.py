@@ -153,6 +153,11 @@ class Store:
                 raise ClassroomError("store", str(error)) from None
             raise
 
+    def prove_writable(self) -> None:
+        """ClassroomError("store") unless the file can be written (not only read)."""
+        with self._write() as db:
+            db.execute("PRAGMA user_version = 1")
+
     def _rows(self, sql: str, *args: object) -> list[sqlite3.Row]:
         try:
             return list(self._db.execute(sql, args))
@@ -196,9 +201,17 @@ class Store:
                           token_hash(token))
         return Member(rows[0][0], rows[0][1], rows[0][2]) if rows else None
 
-    def joined(self, klass: str) -> int:
-        """How many students joined the class."""
-        return int(self._rows("SELECT count(*) FROM members WHERE class = ?", klass)[0][0])
+    def joined(self, klass: str, *, before: float | None = None) -> int:
+        """How many students joined the class (with ``before``, until that time)."""
+        if before is None:
+            return int(self._rows("SELECT count(*) FROM members WHERE class = ?", klass)[0][0])
+        return int(self._rows("SELECT count(*) FROM members WHERE class = ? AND joined <= ?",
+                              klass, before)[0][0])
+
+    def languages(self, klass: str) -> dict[str, str]:
+        """The language each laptop student joined with (hub students have none)."""
+        return {str(r[0]): str(r[1]) for r in self._rows(
+            "SELECT user, lang FROM members WHERE class = ? AND lang IS NOT NULL", klass)}
 
     # -- rounds ------------------------------------------------------------------------
     def open_round(self, klass: str, task: dict[str, Any]) -> int:
@@ -231,8 +244,11 @@ class Store:
                           " WHERE class = ? ORDER BY id DESC LIMIT 1", klass)
         return _round(rows[0]) if rows else None
 
-    def rounds(self, klass: str) -> list[Round]:
-        """Every round of the class, oldest first."""
+    def rounds(self, klass: str | None = None) -> list[Round]:
+        """Every round of the class (None: of every class), oldest first."""
+        if klass is None:
+            return [_round(row) for row in self._rows(
+                "SELECT id, class, state, task, opened, closed FROM rounds ORDER BY id")]
         return [_round(row) for row in self._rows(
             "SELECT id, class, state, task, opened, closed FROM rounds WHERE class = ?"
             " ORDER BY id", klass)]
@@ -241,24 +257,29 @@ class Store:
     def answer(self, round_id: int, student: str, *, san: str, uci: str,
                correct: bool | None) -> None:
         """Keep a student's answer (replacing their earlier one) if the round is the class's
-        open round; else ClassroomError ``closed`` or ``not_current``, nothing stored."""
-        with self._write() as db:
-            row = db.execute("SELECT state, class FROM rounds WHERE id = ?",
-                             (round_id,)).fetchone()
-            if row is None:
-                raise ClassroomError("unknown_round")
-            newest = db.execute("SELECT max(id) FROM rounds WHERE class = ?",
-                                (row[1],)).fetchone()[0]
-            if newest != round_id:
-                raise ClassroomError("not_current")
-            if row[0] != "open":
-                raise ClassroomError("closed")
-            db.execute("INSERT INTO answers (round, student, san, uci, correct, at)"
-                       " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (round, student) DO UPDATE SET"
-                       " san = excluded.san, uci = excluded.uci, correct = excluded.correct,"
-                       " at = excluded.at, changes = changes + 1",
-                       (round_id, student, san, uci, None if correct is None else int(correct),
-                        time.time()))
+        open round; else ClassroomError ``closed`` or ``not_current``, nothing stored.  One
+        statement (so one transaction) checks and writes: a class answering at once costs one
+        SQLite call an answer."""
+        try:
+            cursor = self._db.execute(
+                "INSERT INTO answers (round, student, san, uci, correct, at)"
+                " SELECT ?, ?, ?, ?, ?, ? FROM rounds r WHERE r.id = ? AND r.state = 'open'"
+                " AND r.id = (SELECT max(id) FROM rounds WHERE class = r.class)"
+                " ON CONFLICT (round, student) DO UPDATE SET san = excluded.san,"
+                " uci = excluded.uci, correct = excluded.correct, at = excluded.at,"
+                " changes = changes + 1",
+                (round_id, student, san, uci, None if correct is None else int(correct),
+                 time.time(), round_id))
+        except sqlite3.Error as error:
+            raise ClassroomError("store", str(error)) from None
+        if cursor.rowcount == 1:
+            return
+        rnd = self.round(round_id)
+        if rnd is None:
+            raise ClassroomError("unknown_round")
+        latest = self.latest_round(rnd.klass)
+        raise ClassroomError("not_current" if latest is None or latest.id != round_id
+                             else "closed")
 
     def answers(self, round_id: int) -> list[Answer]:
         """Every student's answer to the round, by student name."""
@@ -284,8 +305,7 @@ def open_store(path: str | os.PathLike[str]) -> tuple[Store, str | None]:
     with a sentence saying so (None when ``path`` was used)."""
     try:
         store = Store(path)
-        with store._write() as db:  # prove that it can be written, not only read
-            db.execute("PRAGMA user_version = 1")
+        store.prove_writable()
         return store, None
     except ClassroomError as error:
         fallback = Path(tempfile.gettempdir()) / f"chesskit-classroom-{os.getpid()}.sqlite"

@@ -31,6 +31,14 @@ from chesskit.i18n import get_language, localize, t
 from chesskit.teacher.assignment import Assignment, Part
 from chesskit.teacher.gradebook import Gradebook, Mark, StudentResult
 from chesskit.teacher.items import analyse, write_items
+from chesskit.teacher.live_rounds import (
+    LiveRound,
+    live_marks,
+    report_section,
+    rounds_section,
+    with_marks,
+    with_rounds,
+)
 from chesskit.teacher.skills import write_skills_page
 
 HELP_BELOW = 50  # a student under this percent on a part needs help with it
@@ -336,8 +344,9 @@ def _is_cjk(names: list[str]) -> bool:
     return any(ord(c) > 0x2E80 for c in "".join(names[:3]))
 
 
-def class_page(tally: _Class, *, lang: str, notes: list[str]) -> str:
-    """The teacher's overview: parts first, then students, then every exercise."""
+def class_page(tally: _Class, *, lang: str, notes: list[str], live: str = "") -> str:
+    """The teacher's overview: parts first, then students, then every exercise (then the
+    ``live`` rounds section, when there is one)."""
     esc, a = html.escape, tally.assignment
     n = tally.students
     head = [f"<p>{esc(t('grading.class_summary', lang=lang, students=n, out_of=_number(sum(a.points_for(i) for i in a.ids())), average=round(tally.points / n) if n else 0))}</p>"]  # noqa: E501
@@ -385,7 +394,7 @@ def class_page(tally: _Class, *, lang: str, notes: list[str]) -> str:
                     + _head(("student", "problem"), lang=lang)
                     + "\n".join(f"<tr><td>{esc(w)}</td><td>{esc(p)}</td></tr>"
                                 for w, p in tally.problems) + "</table>")
-    body = "".join(head) + parts + students + "".join(exercises) + problems
+    body = "".join(head) + parts + students + "".join(exercises) + problems + live
     return _page(t("grading.report_title", lang=lang, students=n), body, lang=lang)
 
 
@@ -441,6 +450,7 @@ def write_outputs(book: Gradebook, assignment: Assignment, *, out: Path,
     """Write ``grades.csv``, ``lms-grades.csv``, ``report/index.html`` and a page per student
     from the gradebook, one student at a time."""
     code = get_language(lang)
+    assignment, live = with_rounds(assignment, book), live_marks(book)  # the graded rounds
     (out / "report" / "students").mkdir(parents=True, exist_ok=True)
     tally = _Class(assignment)
     students: list[str] = []
@@ -450,7 +460,8 @@ def write_outputs(book: Gradebook, assignment: Assignment, *, out: Path,
         g, lm = _SafeWriter(g_stream), _SafeWriter(l_stream)
         g.writerow(_csv_header(assignment, lang=code))
         lm.writerow(_lms_header(assignment))
-        for result in book.each_result():
+        for stored in book.each_result():
+            result = with_marks(stored, live)
             got = score(result, assignment)
             g.writerow(_csv_row(result, got, assignment, lang=code))
             lm.writerow([result.name or result.student, result.student, _number(got.points)])
@@ -467,10 +478,19 @@ def write_outputs(book: Gradebook, assignment: Assignment, *, out: Path,
         if stale.name not in pages:  # a student removed or renamed
             stale.unlink()
     index = out / "report" / "index.html"
-    index.write_text(class_page(tally, lang=code, notes=notes), encoding="utf-8")
+    index.write_text(class_page(tally, lang=code, notes=notes,
+                                live=report_section(book, lang=code)), encoding="utf-8")
     write_skills_page(book.each_result(), out / "report", lang=code)  # the class's skills map
     write_items(analyse(book.each_result()), out / "items.csv")  # item analysis, re-rated
     return Written(grades, lms, index, tuple(students), tuple(tally.problems))
+
+
+def live_page(rounds: list[LiveRound], *, lang: str, empty: str) -> str:
+    """A page of the live rounds alone (``chesskit classroom report``); ``empty`` says that
+    there are none."""
+    return _page(t("classroom.live_title", lang=lang),
+                 rounds_section(rounds, lang=lang, heading=False) or html.escape(empty),
+                 lang=lang)
 
 
 def shown_note(note: str) -> str:
