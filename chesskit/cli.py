@@ -22,7 +22,8 @@ COMMANDS = {
     "progress": ("learner.command", "progress_main", "show or export your own progress"),
     "build": ("course.notebooks", "main", "rebuild the course notebooks from their sources"),
     "site": ("course.site", "main", "build the course as a static site that runs offline"),
-    "classroom": ("classroom.laptop", "main", "run the live classroom on this computer"),
+    "classroom": ("teacher.live_cli", "classroom_main", "run the live classroom on this computer; "
+                  "report and grade its rounds afterwards"),
 }
 
 

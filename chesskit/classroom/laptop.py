@@ -4,8 +4,8 @@ Serves the classroom at ``/`` (and the course's browser site at ``/site/`` with 
 on the local network, and prints the student address, a short join code and the teacher's
 link.  Students join with the code and a name; the teacher's link carries a secret token.
 The code and the token are kept in the store, so a restarted classroom keeps them.
-``chesskit classroom report`` and ``chesskit classroom grade`` read the rounds afterwards
-(:mod:`chesskit.teacher.live_cli`).
+``chesskit classroom report`` and ``chesskit classroom grade`` (the rounds afterwards) are
+in :mod:`chesskit.teacher.live_cli`, which routes the command.
 
 >>> len(join_code()), set(join_code()) <= set(CODE_LETTERS)
 (6, True)
@@ -27,7 +27,6 @@ from chesskit.classroom.service import Classroom, make_app, serve
 from chesskit.classroom.store import open_store
 from chesskit.errors import ClassroomError
 from chesskit.i18n import get_language, t
-from chesskit.teacher.live_cli import grade_main, report_main
 
 CODE_LETTERS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 """Join code letters: no 0/O, 1/I that a child could mix up."""
@@ -61,11 +60,7 @@ def laptop_classroom(db: str | Path, *, site: Path | None = None
 
 
 def main(argv: list[str]) -> int:
-    """The command: serve until Ctrl+C (``report`` and ``grade``: the rounds afterwards)."""
-    if argv[:1] == ["report"]:
-        return report_main(argv[1:])
-    if argv[:1] == ["grade"]:
-        return grade_main(argv[1:])
+    """Serve until Ctrl+C (``chesskit classroom``, routed by :mod:`chesskit.teacher.live_cli`)."""
     parser = argparse.ArgumentParser(prog="chesskit classroom",
                                      description=t("classroom.service_help"))
     parser.add_argument("--site", type=Path, help=t("classroom.service_help_site"))

@@ -12,11 +12,20 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from chesskit.classroom import laptop
 from chesskit.errors import ClassroomError
 from chesskit.i18n import get_language, t
 from chesskit.teacher.gradebook import Gradebook
 from chesskit.teacher.live_rounds import grade_rounds, live_rounds, open_classroom_store
 from chesskit.teacher.report import live_page
+
+
+def classroom_main(argv: list[str]) -> int:
+    """``chesskit classroom``: ``report`` and ``grade`` here, else the laptop service."""
+    commands = {"report": report_main, "grade": grade_main}
+    if argv[:1] and argv[0] in commands:
+        return commands[argv[0]](argv[1:])
+    return laptop.main(argv)
 
 
 def report_main(argv: list[str]) -> int:
