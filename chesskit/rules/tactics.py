@@ -56,13 +56,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import chess
 
 from chesskit.i18n import color_name, join_words, piece_name, piece_on, t
 from chesskit.rules import search
 from chesskit.rules.notation import read_move
-from chesskit.rules.position import to_board
+from chesskit.rules.position import PositionKey, position_key, to_board
 from chesskit.rules.values import VALUES, worth
 
 MOTIFS = (
@@ -77,6 +78,8 @@ _LINES = {chess.ROOK: _ORTHOGONAL, chess.BISHOP: _DIAGONAL, chess.QUEEN: _ORTHOG
 _SLIDERS = (chess.BISHOP, chess.ROOK, chess.QUEEN)
 
 Position = str | chess.BaseBoard
+_Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
 MoveLike = chess.Move | str
 
 
@@ -565,20 +568,44 @@ FOLLOW_UP_GAIN = 3
 """A follow-up counts when it mates or wins at least this much (a piece)."""
 
 
+_FOLLOW_UPS: dict[tuple[PositionKey, int], tuple[chess.Move, int] | None] = {}
+_TAGS: dict[tuple[PositionKey, chess.Move], frozenset[str]] = {}
+CACHE_LIMIT = 20_000
+"""The caches of :func:`_follow_up` and :func:`motifs` are emptied when they hold this many
+positions (the same position is often asked again: the sentence after the tags, a hint)."""
+
+
+def _cached(cache: dict[_Key, _Value], key: _Key, make: Callable[[], _Value]) -> _Value:
+    """``cache[key]``, made by ``make()`` the first time (the cache is emptied when full)."""
+    if key in cache:
+        return cache[key]
+    if len(cache) >= CACHE_LIMIT:
+        cache.clear()
+    value = cache[key] = make()
+    return value
+
+
 def _follow_up(board: chess.Board, *, least: int = FOLLOW_UP_GAIN
                ) -> tuple[chess.Move, int] | None:
     """The side to move's strongest next move and what it wins: a mate in one first (counted
     as ``search.MATE_SCORE``), else the capture or check that wins most (searched one reply
     and the captures); None when nothing wins ``least`` (default :data:`FOLLOW_UP_GAIN`)."""
+    return _cached(_FOLLOW_UPS, (position_key(board), least),
+                   lambda: _strongest(board, least))
+
+
+def _strongest(board: chess.Board, least: int) -> tuple[chess.Move, int] | None:
     for move in search.mate_in(board, 1):
         return move, search.MATE_SCORE
     best: tuple[chess.Move, int] | None = None
     for move in board.legal_moves:
         if not (board.is_capture(move) or board.gives_check(move)):
             continue
-        gain = search.material_gain(board, move, depth=1)
-        if gain >= least and (best is None or gain > best[1]):
-            best = move, gain
+        wanted = least if best is None else best[1] + 1  # a quick yes/no search first
+        if search.wins_at_least(board, move, wanted, depth=1):
+            gain = search.material_gain(board, move, depth=1)
+            if gain >= wanted:
+                best = move, gain
     return best
 
 
@@ -634,10 +661,14 @@ def _lure(p: _Played) -> tuple[bool, bool]:
         decoy |= lure_decoy
         deflection |= lure_deflection
     replies = list(p.after.legal_moves) if p.after.is_check() else []
-    if 0 < len(replies) <= LURE_REPLIES:
-        found = [_lured(p, reply, offered) for reply in replies]
-        if all(paid for paid, _, _ in found):
-            deflection |= any(hit for _, _, hit in found)
+    if 0 < len(replies) <= LURE_REPLIES and not deflection:
+        hit = False
+        for reply in replies:  # every answer must pay: stop at the first that does not
+            paid, _, deflects = _lured(p, reply, offered)
+            if not paid:
+                return decoy, deflection
+            hit |= deflects
+        deflection = hit
     return decoy, deflection
 
 
@@ -830,7 +861,12 @@ def motifs(position: Position, move: MoveLike) -> frozenset[str]:
     >>> sorted(motifs("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "Ra8#"))
     ['back_rank_mate', 'check', 'mate']
     """
-    return _tags(_play(position, move))
+    return _known_tags(_play(position, move))
+
+
+def _known_tags(played: _Played) -> frozenset[str]:
+    """:func:`_tags`, remembered per position and move."""
+    return _cached(_TAGS, (position_key(played.before), played.move), lambda: _tags(played))
 
 
 def _names(board: chess.Board, squares: list[chess.Square], lang: str | None) -> str:
@@ -941,7 +977,7 @@ def describe_motifs(position: Position, move: MoveLike, *, lang: str | None = No
     'Bb5牵制了c6的马：它一走开，e8的王就会被攻击。'
     """
     played = _play(position, move)
-    tags = _tags(played)
+    tags = _known_tags(played)
     clause = _clause(played, tags, lang)
     if hanging and "hanging" in tags:
         piece = piece_on(played.mover, played.move.to_square, lang=lang)
@@ -1030,7 +1066,7 @@ answer with Qxc7.'
     'After Nd3, the knight on d3 attacks no enemy piece.'
     """
     played = _play(position, move)
-    tags = _tags(played)
+    tags = _known_tags(played)
     if motif in tags:
         return ""
     fields: dict[str, str] = {}
