@@ -16,11 +16,13 @@ from _lichess import NEW_THEMES, THEMES, bank_puzzles, puzzle_part, theme_rates
 from chesskit.errors import MoveError, PositionError
 from chesskit.rules.tactics import (
     MOTIFS,
+    NAMED,
     WHY_NOT,
     describe_motifs,
     discovered_targets,
     fork_targets,
     motifs,
+    name_right_move,
     pinned_by,
     pins_made,
     pins_used,
@@ -235,6 +237,31 @@ def test_describe_in_traditional_chinese() -> None:
 def test_describe_names_a_discovered_check() -> None:
     text = describe_motifs("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "Nc5+", lang="en")
     assert text == "Nc5+ is a discovered check: the rook on e1 now gives check."
+
+
+WORDS = {"decoy": ("decoy", "引诱"), "deflection": ("deflection", "诱离"),
+         "removing_the_defender": ("removes the defender", "消除保护"),
+         "interference": ("interference", "截断"), "clearance": ("clearance", "腾空"),
+         "in_between_move": ("in-between move", "中间着"), "zugzwang": ("zugzwang", "转让走子权"),
+         "fork": ("fork", "捉双"), "pin": ("pin", "牵制"), "skewer": ("skewer", "串击"),
+         "discovered_attack": ("discovered attack", "闪击")}
+
+
+@pytest.mark.parametrize(("tag", "fen", "san"), [(tag, fen, san) for tag, fen, san, _ in CASES
+                                                 if tag in NAMED])
+def test_name_right_move_names_the_tactic(tag: str, fen: str, san: str) -> None:
+    """A wrong answer in a tactic lesson can say which tactic the right move uses."""
+    assert set(WORDS) == set(NAMED)
+    en = name_right_move(fen, san, motif=tag, lang="en")
+    zh = name_right_move(fen, san, motif=tag, lang="zh-Hans")
+    assert en.startswith(f"The right move was {san}: ") and WORDS[tag][0] in en
+    assert zh.startswith(f"正确的一步是{san}：") and WORDS[tag][1] in zh
+
+
+def test_name_right_move_without_a_named_tactic_describes_the_move() -> None:
+    fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
+    assert name_right_move(fen, "Ra8#", lang="en") == describe_motifs(fen, "Ra8#", lang="en")
+    assert "decoy" in name_right_move(CASES[18][1], CASES[18][2], motif="fork", lang="en")
 
 
 def test_locale_files_have_the_same_keys_and_fields() -> None:

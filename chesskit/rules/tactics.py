@@ -988,6 +988,46 @@ def describe_motifs(position: Position, move: MoveLike, *, lang: str | None = No
     return sentence.replace("{san}", played.before.san(played.move))
 
 
+def _decoy(p: _Played, lang: str | None) -> dict[str, str]:
+    offered = worth(p.mover) - p.gained()
+    takers = [c for c in _offered(p) if _lured(p, c, offered)[1]] or _offered(p)
+    return {"piece": _names(p.after, [takers[0].from_square], lang),
+            "square": chess.square_name(p.move.to_square)}
+
+
+NAMED = ("decoy", "deflection", "removing_the_defender", "interference", "clearance",
+         "in_between_move", "zugzwang", "fork", "pin", "skewer", "discovered_attack")
+"""The tactics :func:`name_right_move` names, the first present first (the second part's
+seven before the first part's four: a lesson about them asks for them)."""
+
+_NAMED_FIELDS: dict[str, _Fields] = {**dict(_SENTENCES), "decoy": _decoy}
+
+
+def name_right_move(position: Position, move: MoveLike, *, motif: str | None = None,
+                    lang: str | None = None) -> str:
+    """For a wrong answer in a tactic lesson: which tactic the right ``move`` uses, in one
+    sentence ("The right move was Qxd8+: a decoy, ..."). ``motif`` (a tag of :data:`NAMED`)
+    is named when the move has it, else the first tag of :data:`NAMED` it has; a move with
+    none of them gets :func:`describe_motifs`'s sentence.
+
+    Raises like :func:`motifs` for a position or move that cannot be read.
+
+    >>> name_right_move("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Nc7+", lang="en")
+    'The right move was Nc7+: a fork, it attacks the king on e8 and the rook on a8 at once.'
+    """
+    played = _play(position, move)
+    tags = _known_tags(played)
+    named = [motif] if motif in tags and motif in NAMED else [n for n in NAMED if n in tags]
+    if not named:
+        return describe_motifs(position, move, lang=lang, hanging=False)
+    tag = named[0]
+    used = tag == "pin" and not pinned_by(played.after, played.move.to_square)
+    key = "pin_used" if used else tag
+    fields = _NAMED_FIELDS[tag](played, lang)
+    return t("tactics.right_move", lang=lang, san=played.before.san(played.move),
+             named=t(f"tactics.named_{key}", lang=lang, **fields))
+
+
 WHY_NOT = ("fork", "pin", "skewer", "discovered_attack")
 """The tags :func:`why_not` explains."""
 
