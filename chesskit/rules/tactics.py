@@ -716,7 +716,49 @@ def _interferes(p: _Played) -> bool:
                 if any(exchange(p.after, a, behind) >= FOLLOW_UP_GAIN
                        for a in chess.scan_forward(attackers)):
                     return _wins_anyway(p)
-    return False
+    return _cuts_a_guard(p)
+
+
+def _cut_lines(before: chess.Board, after: chess.Board, side: chess.Color) -> chess.Bitboard:
+    """The squares that ``side``'s sliders (not moved) guarded in ``before`` and no longer
+    guard in ``after``: a piece now stands in their way."""
+    cut = 0
+    for slider in chess.scan_forward(before.occupied_co[side] & ~before.pawns & ~before.knights
+                                     & ~before.kings):
+        if after.piece_at(slider) == before.piece_at(slider):
+            cut |= before.attacks_mask(slider) & ~after.attacks_mask(slider)
+    return cut
+
+
+def _cuts_a_guard(p: _Played) -> bool:
+    """The moved piece cuts the line along which an enemy slider guarded a square, or the move
+    is a check whose answer puts an enemy piece in such a line of its own side; after the
+    enemy's best reply another own piece mates there, or wins the piece that stands there
+    unguarded now."""
+    side = not p.before.turn
+    cut = _cut_lines(p.before, p.after, side)
+    ours = 0
+    for piece in chess.scan_forward(p.after.occupied_co[p.before.turn]
+                                    & ~chess.BB_SQUARES[p.move.to_square]):
+        ours |= p.after.attacks_mask(piece)
+    if not (cut & ours or p.after.is_check()):
+        return False
+    _, reply = search.best_defence(p.before, p.move, depth=1)
+    if reply is None:
+        return False
+    replied = p.after.copy(stack=False)
+    replied.push(reply)
+    if p.after.is_check():  # the answer to the check may stand in a line of its own side
+        cut |= _cut_lines(p.after, replied, side) & ~chess.BB_SQUARES[reply.to_square]
+    if not cut:
+        return False
+    mover = p.before.turn
+    wins = any(exchange(replied, a, target) > 0
+               for target in chess.scan_forward(cut & replied.occupied_co[side])
+               for a in chess.scan_forward(replied.attackers_mask(mover, target)
+                                           & ~chess.BB_SQUARES[p.move.to_square]))
+    return wins or any(cut & chess.BB_SQUARES[m.to_square] and m.from_square != p.move.to_square
+                       for m in search.mate_in(replied, 1))
 
 
 def _wins_anyway(p: _Played) -> bool:
