@@ -35,7 +35,10 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   guarded another enemy piece, in a trade that does not win by itself, and after the
   recapture the mover wins a piece that lost its guard.
 - **interference** (截断): the moved piece stands between an enemy slider and the enemy piece
-  it guarded, that piece can now be won, and the gain survives the best reply.
+  it guarded, that piece can now be won, and the gain survives the best reply. Or (Lichess's
+  sense) a piece comes to stand in a line along which an enemy slider guarded a square: the
+  moved piece, or the enemy piece that answers the check; after the best reply another own
+  piece wins the piece on that square, now unguarded, or mates there.
 - **clearance** (腾空): a forcing move (check, capture or a piece given away) empties a square
   or line that another own piece then uses to mate or win a piece after the best reply.
 - **in-between move** (intermezzo, 中间着/过渡): a piece can be taken with gain, the move gives
