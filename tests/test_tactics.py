@@ -11,7 +11,7 @@ from importlib import resources
 
 import chess
 import pytest
-from _lichess import NEW_THEMES, THEMES, bank_puzzles, puzzle_part, theme_rates
+from _lichess import NEW_THEMES, TACTICS, THEMES, bank_puzzles, puzzle_part, sample, theme_rates
 
 from chesskit.errors import MoveError, PositionError
 from chesskit.rules.tactics import (
@@ -349,6 +349,23 @@ def test_second_part_tactics_on_both_parts() -> None:
     for theme, rate in rates.items():
         assert rate.false_any < 0.05, (theme, rate)
         assert rate.recall_any >= floors.get(theme, 0.0), (theme, rate)
+
+
+@pytest.mark.slow
+def test_second_part_tactics_on_the_held_out_puzzles_with_those_themes() -> None:
+    """The same on the held-out half of ``lichess-puzzles-tactics.csv`` (about 100 to 200
+    puzzles a theme, harder ones: Lichess ratings 500 to 2,800). The floors are the figures
+    measured when this was written (issue 24's goal, 70% recall and under 5% false tags, is
+    not reached yet); false tags stay under 10%. No zugzwang theme in that file."""
+    themes = {theme: tag for theme, tag in NEW_THEMES.items() if theme != "zugzwang"}
+    rates = theme_rates(sample("held-out", name=TACTICS), themes)
+    floors = {"attraction": 0.5, "deflection": 0.35, "capturingDefender": 0.5,
+              "interference": 0.35, "clearance": 0.35, "intermezzo": 0.4}
+    assert set(rates) == set(floors)
+    for theme, rate in rates.items():
+        assert rate.with_theme >= 90, (theme, rate)
+        assert rate.recall_any >= floors[theme], (theme, rate)
+        assert rate.false_any < 0.10, (theme, rate)
 
 
 def test_every_legal_move_of_sample_positions_is_named() -> None:
