@@ -32,9 +32,19 @@ NEW_THEMES: dict[str, str] = {
 """The second part's tactics: Lichess theme -> tag."""
 
 
-def sample(part: str | None = None) -> list[dict[str, str]]:
-    """The rows of the packaged Lichess sample, all or one part (see :func:`puzzle_part`)."""
-    path = resources.files("chesskit") / "data" / "lichess-puzzles-sample.csv"
+SAMPLE = "lichess-puzzles-sample.csv"
+"""The packaged sample: 1,499 puzzles of every kind, mostly for beginners (the bank's source)."""
+
+TACTICS = "lichess-puzzles-tactics.csv"
+"""1,500 puzzles with the second part's themes (attraction, deflection, capturingDefender,
+interference, clearance, intermezzo); their Themes keep only the tactical themes (no mate,
+length or phase, no zugzwang): see ``chesskit/data/NOTICE.md``."""
+
+
+def sample(part: str | None = None, *, name: str = SAMPLE) -> list[dict[str, str]]:
+    """The rows of a packaged Lichess file (:data:`SAMPLE` or :data:`TACTICS`), all or one part
+    (see :func:`puzzle_part`)."""
+    path = resources.files("chesskit") / "data" / name
     with path.open(encoding="utf-8") as handle:
         return [row for row in csv.DictReader(handle)
                 if part is None or puzzle_part(row["PuzzleId"]) == part]

@@ -11,16 +11,18 @@ from importlib import resources
 
 import chess
 import pytest
-from _lichess import NEW_THEMES, THEMES, bank_puzzles, puzzle_part, theme_rates
+from _lichess import NEW_THEMES, TACTICS, THEMES, bank_puzzles, puzzle_part, sample, theme_rates
 
 from chesskit.errors import MoveError, PositionError
 from chesskit.rules.tactics import (
     MOTIFS,
+    NAMED,
     WHY_NOT,
     describe_motifs,
     discovered_targets,
     fork_targets,
     motifs,
+    name_right_move,
     pinned_by,
     pins_made,
     pins_used,
@@ -237,6 +239,31 @@ def test_describe_names_a_discovered_check() -> None:
     assert text == "Nc5+ is a discovered check: the rook on e1 now gives check."
 
 
+WORDS = {"decoy": ("decoy", "引诱"), "deflection": ("deflection", "诱离"),
+         "removing_the_defender": ("removes the defender", "消除保护"),
+         "interference": ("interference", "截断"), "clearance": ("clearance", "腾空"),
+         "in_between_move": ("in-between move", "中间着"), "zugzwang": ("zugzwang", "转让走子权"),
+         "fork": ("fork", "捉双"), "pin": ("pin", "牵制"), "skewer": ("skewer", "串击"),
+         "discovered_attack": ("discovered attack", "闪击")}
+
+
+@pytest.mark.parametrize(("tag", "fen", "san"), [(tag, fen, san) for tag, fen, san, _ in CASES
+                                                 if tag in NAMED])
+def test_name_right_move_names_the_tactic(tag: str, fen: str, san: str) -> None:
+    """A wrong answer in a tactic lesson can say which tactic the right move uses."""
+    assert set(WORDS) == set(NAMED)
+    en = name_right_move(fen, san, motif=tag, lang="en")
+    zh = name_right_move(fen, san, motif=tag, lang="zh-Hans")
+    assert en.startswith(f"The right move was {san}: ") and WORDS[tag][0] in en
+    assert zh.startswith(f"正确的一步是{san}：") and WORDS[tag][1] in zh
+
+
+def test_name_right_move_without_a_named_tactic_describes_the_move() -> None:
+    fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
+    assert name_right_move(fen, "Ra8#", lang="en") == describe_motifs(fen, "Ra8#", lang="en")
+    assert "decoy" in name_right_move(CASES[18][1], CASES[18][2], motif="fork", lang="en")
+
+
 def test_locale_files_have_the_same_keys_and_fields() -> None:
     def fields(lang: str) -> dict[str, set[str]]:
         path = resources.files("chesskit") / "locale" / lang / "tactics.toml"
@@ -322,6 +349,23 @@ def test_second_part_tactics_on_both_parts() -> None:
     for theme, rate in rates.items():
         assert rate.false_any < 0.05, (theme, rate)
         assert rate.recall_any >= floors.get(theme, 0.0), (theme, rate)
+
+
+@pytest.mark.slow
+def test_second_part_tactics_on_the_held_out_puzzles_with_those_themes() -> None:
+    """The same on the held-out half of ``lichess-puzzles-tactics.csv`` (about 100 to 200
+    puzzles a theme, harder ones: Lichess ratings 500 to 2,800). The floors are the figures
+    measured when this was written (issue 24's goal, 70% recall and under 5% false tags, is
+    not reached yet); false tags stay under 10%. No zugzwang theme in that file."""
+    themes = {theme: tag for theme, tag in NEW_THEMES.items() if theme != "zugzwang"}
+    rates = theme_rates(sample("held-out", name=TACTICS), themes)
+    floors = {"attraction": 0.5, "deflection": 0.35, "capturingDefender": 0.5,
+              "interference": 0.35, "clearance": 0.35, "intermezzo": 0.4}
+    assert set(rates) == set(floors)
+    for theme, rate in rates.items():
+        assert rate.with_theme >= 90, (theme, rate)
+        assert rate.recall_any >= floors[theme], (theme, rate)
+        assert rate.false_any < 0.10, (theme, rate)
 
 
 def test_every_legal_move_of_sample_positions_is_named() -> None:

@@ -35,7 +35,10 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   guarded another enemy piece, in a trade that does not win by itself, and after the
   recapture the mover wins a piece that lost its guard.
 - **interference** (截断): the moved piece stands between an enemy slider and the enemy piece
-  it guarded, that piece can now be won, and the gain survives the best reply.
+  it guarded, that piece can now be won, and the gain survives the best reply. Or (Lichess's
+  sense) a piece comes to stand in a line along which an enemy slider guarded a square: the
+  moved piece, or the enemy piece that answers the check; after the best reply another own
+  piece wins the piece on that square, now unguarded, or mates there.
 - **clearance** (腾空): a forcing move (check, capture or a piece given away) empties a square
   or line that another own piece then uses to mate or win a piece after the best reply.
 - **in-between move** (intermezzo, 中间着/过渡): a piece can be taken with gain, the move gives
@@ -56,13 +59,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import chess
 
 from chesskit.i18n import color_name, join_words, piece_name, piece_on, t
 from chesskit.rules import search
 from chesskit.rules.notation import read_move
-from chesskit.rules.position import to_board
+from chesskit.rules.position import PositionKey, position_key, to_board
 from chesskit.rules.values import VALUES, worth
 
 MOTIFS = (
@@ -77,6 +81,8 @@ _LINES = {chess.ROOK: _ORTHOGONAL, chess.BISHOP: _DIAGONAL, chess.QUEEN: _ORTHOG
 _SLIDERS = (chess.BISHOP, chess.ROOK, chess.QUEEN)
 
 Position = str | chess.BaseBoard
+_Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
 MoveLike = chess.Move | str
 
 
@@ -565,20 +571,44 @@ FOLLOW_UP_GAIN = 3
 """A follow-up counts when it mates or wins at least this much (a piece)."""
 
 
+_FOLLOW_UPS: dict[tuple[PositionKey, int], tuple[chess.Move, int] | None] = {}
+_TAGS: dict[tuple[PositionKey, chess.Move], frozenset[str]] = {}
+CACHE_LIMIT = 20_000
+"""The caches of :func:`_follow_up` and :func:`motifs` are emptied when they hold this many
+positions (the same position is often asked again: the sentence after the tags, a hint)."""
+
+
+def _cached(cache: dict[_Key, _Value], key: _Key, make: Callable[[], _Value]) -> _Value:
+    """``cache[key]``, made by ``make()`` the first time (the cache is emptied when full)."""
+    if key in cache:
+        return cache[key]
+    if len(cache) >= CACHE_LIMIT:
+        cache.clear()
+    value = cache[key] = make()
+    return value
+
+
 def _follow_up(board: chess.Board, *, least: int = FOLLOW_UP_GAIN
                ) -> tuple[chess.Move, int] | None:
     """The side to move's strongest next move and what it wins: a mate in one first (counted
     as ``search.MATE_SCORE``), else the capture or check that wins most (searched one reply
     and the captures); None when nothing wins ``least`` (default :data:`FOLLOW_UP_GAIN`)."""
+    return _cached(_FOLLOW_UPS, (position_key(board), least),
+                   lambda: _strongest(board, least))
+
+
+def _strongest(board: chess.Board, least: int) -> tuple[chess.Move, int] | None:
     for move in search.mate_in(board, 1):
         return move, search.MATE_SCORE
     best: tuple[chess.Move, int] | None = None
     for move in board.legal_moves:
         if not (board.is_capture(move) or board.gives_check(move)):
             continue
-        gain = search.material_gain(board, move, depth=1)
-        if gain >= least and (best is None or gain > best[1]):
-            best = move, gain
+        wanted = least if best is None else best[1] + 1  # a quick yes/no search first
+        if search.wins_at_least(board, move, wanted, depth=1):
+            gain = search.material_gain(board, move, depth=1)
+            if gain >= wanted:
+                best = move, gain
     return best
 
 
@@ -634,10 +664,14 @@ def _lure(p: _Played) -> tuple[bool, bool]:
         decoy |= lure_decoy
         deflection |= lure_deflection
     replies = list(p.after.legal_moves) if p.after.is_check() else []
-    if 0 < len(replies) <= LURE_REPLIES:
-        found = [_lured(p, reply, offered) for reply in replies]
-        if all(paid for paid, _, _ in found):
-            deflection |= any(hit for _, _, hit in found)
+    if 0 < len(replies) <= LURE_REPLIES and not deflection:
+        hit = False
+        for reply in replies:  # every answer must pay: stop at the first that does not
+            paid, _, deflects = _lured(p, reply, offered)
+            if not paid:
+                return decoy, deflection
+            hit |= deflects
+        deflection = hit
     return decoy, deflection
 
 
@@ -685,7 +719,49 @@ def _interferes(p: _Played) -> bool:
                 if any(exchange(p.after, a, behind) >= FOLLOW_UP_GAIN
                        for a in chess.scan_forward(attackers)):
                     return _wins_anyway(p)
-    return False
+    return _cuts_a_guard(p)
+
+
+def _cut_lines(before: chess.Board, after: chess.Board, side: chess.Color) -> chess.Bitboard:
+    """The squares that ``side``'s sliders (not moved) guarded in ``before`` and no longer
+    guard in ``after``: a piece now stands in their way."""
+    cut = 0
+    for slider in chess.scan_forward(before.occupied_co[side] & ~before.pawns & ~before.knights
+                                     & ~before.kings):
+        if after.piece_at(slider) == before.piece_at(slider):
+            cut |= before.attacks_mask(slider) & ~after.attacks_mask(slider)
+    return cut
+
+
+def _cuts_a_guard(p: _Played) -> bool:
+    """The moved piece cuts the line along which an enemy slider guarded a square, or the move
+    is a check whose answer puts an enemy piece in such a line of its own side; after the
+    enemy's best reply another own piece mates there, or wins the piece that stands there
+    unguarded now."""
+    side = not p.before.turn
+    cut = _cut_lines(p.before, p.after, side)
+    ours = 0
+    for piece in chess.scan_forward(p.after.occupied_co[p.before.turn]
+                                    & ~chess.BB_SQUARES[p.move.to_square]):
+        ours |= p.after.attacks_mask(piece)
+    if not (cut & ours or p.after.is_check()):
+        return False
+    _, reply = search.best_defence(p.before, p.move, depth=1)
+    if reply is None:
+        return False
+    replied = p.after.copy(stack=False)
+    replied.push(reply)
+    if p.after.is_check():  # the answer to the check may stand in a line of its own side
+        cut |= _cut_lines(p.after, replied, side) & ~chess.BB_SQUARES[reply.to_square]
+    if not cut:
+        return False
+    mover = p.before.turn
+    wins = any(exchange(replied, a, target) > 0
+               for target in chess.scan_forward(cut & replied.occupied_co[side])
+               for a in chess.scan_forward(replied.attackers_mask(mover, target)
+                                           & ~chess.BB_SQUARES[p.move.to_square]))
+    return wins or any(cut & chess.BB_SQUARES[m.to_square] and m.from_square != p.move.to_square
+                       for m in search.mate_in(replied, 1))
 
 
 def _wins_anyway(p: _Played) -> bool:
@@ -830,7 +906,12 @@ def motifs(position: Position, move: MoveLike) -> frozenset[str]:
     >>> sorted(motifs("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "Ra8#"))
     ['back_rank_mate', 'check', 'mate']
     """
-    return _tags(_play(position, move))
+    return _known_tags(_play(position, move))
+
+
+def _known_tags(played: _Played) -> frozenset[str]:
+    """:func:`_tags`, remembered per position and move."""
+    return _cached(_TAGS, (position_key(played.before), played.move), lambda: _tags(played))
 
 
 def _names(board: chess.Board, squares: list[chess.Square], lang: str | None) -> str:
@@ -941,7 +1022,7 @@ def describe_motifs(position: Position, move: MoveLike, *, lang: str | None = No
     'Bb5牵制了c6的马：它一走开，e8的王就会被攻击。'
     """
     played = _play(position, move)
-    tags = _tags(played)
+    tags = _known_tags(played)
     clause = _clause(played, tags, lang)
     if hanging and "hanging" in tags:
         piece = piece_on(played.mover, played.move.to_square, lang=lang)
@@ -950,6 +1031,46 @@ def describe_motifs(position: Position, move: MoveLike, *, lang: str | None = No
         sentence = t("tactics.sentence", lang=lang, clause=clause)
     # SAN is filled in last: a sentence starting with a pawn move ("exd6") keeps its small letter.
     return sentence.replace("{san}", played.before.san(played.move))
+
+
+def _decoy(p: _Played, lang: str | None) -> dict[str, str]:
+    offered = worth(p.mover) - p.gained()
+    takers = [c for c in _offered(p) if _lured(p, c, offered)[1]] or _offered(p)
+    return {"piece": _names(p.after, [takers[0].from_square], lang),
+            "square": chess.square_name(p.move.to_square)}
+
+
+NAMED = ("decoy", "deflection", "removing_the_defender", "interference", "clearance",
+         "in_between_move", "zugzwang", "fork", "pin", "skewer", "discovered_attack")
+"""The tactics :func:`name_right_move` names, the first present first (the second part's
+seven before the first part's four: a lesson about them asks for them)."""
+
+_NAMED_FIELDS: dict[str, _Fields] = {**dict(_SENTENCES), "decoy": _decoy}
+
+
+def name_right_move(position: Position, move: MoveLike, *, motif: str | None = None,
+                    lang: str | None = None) -> str:
+    """For a wrong answer in a tactic lesson: which tactic the right ``move`` uses, in one
+    sentence ("The right move was Qxd8+: a decoy, ..."). ``motif`` (a tag of :data:`NAMED`)
+    is named when the move has it, else the first tag of :data:`NAMED` it has; a move with
+    none of them gets :func:`describe_motifs`'s sentence.
+
+    Raises like :func:`motifs` for a position or move that cannot be read.
+
+    >>> name_right_move("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Nc7+", lang="en")
+    'The right move was Nc7+: a fork, it attacks the king on e8 and the rook on a8 at once.'
+    """
+    played = _play(position, move)
+    tags = _known_tags(played)
+    named = [motif] if motif in tags and motif in NAMED else [n for n in NAMED if n in tags]
+    if not named:
+        return describe_motifs(position, move, lang=lang, hanging=False)
+    tag = named[0]
+    used = tag == "pin" and not pinned_by(played.after, played.move.to_square)
+    key = "pin_used" if used else tag
+    fields = _NAMED_FIELDS[tag](played, lang)
+    return t("tactics.right_move", lang=lang, san=played.before.san(played.move),
+             named=t(f"tactics.named_{key}", lang=lang, **fields))
 
 
 WHY_NOT = ("fork", "pin", "skewer", "discovered_attack")
@@ -1030,7 +1151,7 @@ answer with Qxc7.'
     'After Nd3, the knight on d3 attacks no enemy piece.'
     """
     played = _play(position, move)
-    tags = _tags(played)
+    tags = _known_tags(played)
     if motif in tags:
         return ""
     fields: dict[str, str] = {}
