@@ -23,6 +23,7 @@ from chesskit.exercises.common import (
     solution_arrow,
 )
 from chesskit.exercises.feedback import Feedback
+from chesskit.exercises.move import topic_problems
 from chesskit.exercises.protocol import BoardInput, BoardMarks, Kind, Lang, Problem, praise
 from chesskit.i18n import color_name, t
 from chesskit.rules import search
@@ -82,7 +83,7 @@ class LineKind(Kind):
         return solution_arrow(ex)
 
     def verify(self, ex: Exercise) -> list[Problem]:
-        problems = super().verify(ex)
+        problems = super().verify(ex) + topic_problems(ex, ex.solutions())
         n = int(ex.data["mate_in"])
         if n > 1 and search.can_mate(ex.board(), n - 1):
             problems.append(("mate_in", f"there is a shorter mate than in {n}"))

@@ -49,6 +49,9 @@ MOVE_GOALS: tuple[Goal, ...] = get_args(Goal)[1:]
 MOTIF_GOALS = ("fork", "pin", "skewer", "discovered_attack", "double_check")
 WARNED_GOALS = ("check", "castle")
 """Drill goals any such move meets: the praise adds what the move allows when it loses."""
+TACTIC_TOPICS = ("decoy", "deflection", "removing_the_defender", "interference", "clearance",
+                 "in_between_move", "zugzwang")
+"""Topics whose item's best answer check-bank asks ``motifs`` to name (lessons 30-32)."""
 REVIEW_GOALS = ("mate", "win_material", "fork", "pin", "skewer", "discovered_attack",
                 "double_check", "perpetual", "best")
 """Goals whose task, in mixed review, is only "find the best move" (the idea is not named)."""
@@ -310,6 +313,16 @@ def _motif_problems(ex: Exercise, solutions: list[str]) -> list[Problem]:
     return []
 
 
+def topic_problems(ex: Exercise, solutions: list[str]) -> list[Problem]:
+    """The best answer of an item whose topic is one of :data:`TACTIC_TOPICS` uses that tactic."""
+    if ex.topic not in TACTIC_TOPICS or not solutions:
+        return []
+    board, best = ex.board(), solutions[0].split()[0]
+    if ex.topic in _motifs(board, board.parse_san(best)):
+        return []
+    return [("topic", f"the best answer {best} is not a {ex.topic}")]
+
+
 class MoveKind(Kind):
     """One move that reaches the goal."""
 
@@ -360,6 +373,7 @@ class MoveKind(Kind):
         problems: list[Problem] = [] if solutions else [("goal", "no answer is correct")]
         if ex.goal in (*MOTIF_GOALS, "mate") and solutions:
             problems += _motif_problems(ex, solutions)
+        problems += topic_problems(ex, solutions)
         if ex.goal == "escape_check" and not ex.board().is_check():
             problems.append(("fen", "the side to move is not in check"))
         return problems
