@@ -42,7 +42,13 @@ _BY_TOPIC = {"coordinates": "board", "rook": "rook", "bishop": "bishop", "queen"
              "opening": "opening", "fork": "fork", "pin": "pin", "skewer": "skewer",
              "discovered_attack": "discovered_attack", "discovered_check": "discovered_attack",
              "double_check": "double_check", "perpetual": "perpetual",
-             "passed_pawn": "passed_pawn", "rating": "ratings", "scoring": "ratings"}
+             "passed_pawn": "passed_pawn", "rating": "ratings", "scoring": "ratings",
+             # the sub-topics of issue 24, each in its lesson's skill
+             "mutual_attack": "capture", "trapped_piece": "capture",
+             "repeated_attack": "capture", "relative_pin": "pin",
+             "mutual_protection": "protection", "making_passed_pawn": "passed_pawn",
+             "draw_agreement": "stalemate", "touch_move": "stalemate",
+             "seventh_rank_mate": "mate_in_1", "titles": "ratings"}
 _PIECE_SKILL = {"R": "rook", "B": "bishop", "Q": "queen", "K": "king", "N": "knight",
                 "P": "pawn"}
 
