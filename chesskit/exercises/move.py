@@ -221,6 +221,15 @@ def praise_warning(board: chess.Board, move: chess.Move, lang: Lang) -> str:
              piece=piece_on(victim, reply.to_square, lang=lang), **fields)
 
 
+def tactic_named(ex: Exercise, lang: Lang) -> str:
+    """For a wrong answer in a lesson on one of :data:`TACTIC_TOPICS`: which tactic the right
+    move uses ("The right move is a decoy: ..."); "" elsewhere, and in a test (its items carry
+    no hints: the idea is what it asks to find)."""
+    if ex.topic not in TACTIC_TOPICS or not ex.hints:
+        return ""
+    return t(f"exercises.uses_{ex.topic}", lang=lang)
+
+
 def _move_reason(ex: Exercise, board: chess.Board, move: chess.Move, lang: Lang) -> str:
     """Why a legal move misses the goal: one sentence naming the piece and the square."""
     kept_gain = ex.goal == "discovered_attack" and "gain" in ex.data and (
@@ -345,7 +354,8 @@ class MoveKind(Kind):
             if ex.goal in WARNED_GOALS:
                 detail = sentences(detail, praise_warning(board, move, lang), lang=lang)
             return praise(ex, board.san(move), lang, detail, squares)
-        return feedback(ex, "wrong", _move_reason(ex, board, move, lang), board.san(move), squares)
+        reason = sentences(_move_reason(ex, board, move, lang), tactic_named(ex, lang), lang=lang)
+        return feedback(ex, "wrong", reason, board.san(move), squares)
 
     def solutions(self, ex: Exercise) -> list[str]:
         """Every move that reaches the goal, best first (see :func:`best_first`)."""
