@@ -31,7 +31,7 @@ def setup(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(store, "_waiting", [])
     monkeypatch.setattr(store, "BUSY_SECONDS", 0.3)
     monkeypatch.setattr(store, "_checked", set())
-    store._folder_for.cache_clear()
+    store.forget_folder()
 
 
 def test_recording_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,7 +21,7 @@ def own_store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("CHESSKIT_RECORD", raising=False)
     monkeypatch.setattr(store, "_notes", [])
     monkeypatch.setattr(store, "_checked", set())
-    store._folder_for.cache_clear()
+    store.forget_folder()
 
 
 def test_every_exercise_but_the_course_ones_has_a_known_skill() -> None:
