@@ -31,7 +31,7 @@ from chesskit.i18n import get_language, localize, t
 from chesskit.teacher.assignment import Assignment, Part
 from chesskit.teacher.gradebook import Gradebook, Mark, StudentResult
 from chesskit.teacher.items import analyse, write_items
-from chesskit.teacher.skills import write_skills_page
+from chesskit.teacher.skills import skills_link, write_skills_page
 
 HELP_BELOW = 50  # a student under this percent on a part needs help with it
 TOP_WRONG = 3
@@ -345,6 +345,7 @@ def class_page(tally: _Class, *, lang: str, notes: list[str]) -> str:
         head.insert(0, f"<p><b>{esc(a.title)}</b></p>")
     if a.pass_share is not None:
         head.append(f"<p>{esc(t('grading.class_passed', lang=lang, n=tally.passed, students=n, percent=round(100 * a.pass_share)))}</p>")  # noqa: E501
+    head.append(skills_link(lang=lang))
     if notes:
         head.append("<ul>" + "".join(f'<li class="note">{esc(x)}</li>' for x in notes) + "</ul>")
     part_rows = []

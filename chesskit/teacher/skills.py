@@ -88,9 +88,21 @@ def skills_map(results: Iterable[StudentResult]) -> SkillsMap:
     return found
 
 
+SKILLS_PAGE = "skills.html"
+
+
+def skills_link(*, lang: str) -> str:
+    """The report index's link to the class's skills map (``skills.html`` beside it).
+
+    >>> skills_link(lang="en")
+    '<p><a href="skills.html">Skills map: who is weak where</a></p>'
+    """
+    return f'<p><a href="{SKILLS_PAGE}">{html.escape(t("learner.skills_link", lang=lang))}</a></p>'
+
+
 def write_skills_page(results: Iterable[StudentResult], folder: Path, *, lang: str) -> Path:
     """Write ``skills.html`` (the class's skills map) into the report folder."""
-    page = folder / "skills.html"
+    page = folder / SKILLS_PAGE
     body = skills_map(results).html(lang=lang)
     page.write_text(f'<!doctype html><html lang="{lang}"><meta charset="utf-8"><title>'
                     f"{html.escape(t('learner.skills_map', lang=lang))}</title><body>{body}"
