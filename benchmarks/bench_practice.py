@@ -68,9 +68,9 @@ class Clock:
 def own_store(folder: Path) -> Iterator[None]:
     """Point the learner's store at ``folder`` (one store per simulated learner)."""
     os.environ["CHESSKIT_DATA_DIR"] = str(folder)
-    store._folder_for.cache_clear()
+    store.forget_folder()
     yield
-    store._folder_for.cache_clear()
+    store.forget_folder()
 
 
 def true_difficulties(seed: int) -> dict[str, float]:
@@ -161,9 +161,7 @@ def big_store(answers: int) -> dict[str, float]:
             bulk.append(Attempt(ex.id, ex.lesson, ex.difficulty, rng.random() < 0.7, "wrong",
                                 "x", clock.now))
             clock.now += 60
-        with store._store() as db:
-            assert db is not None
-            db.executemany(store._INSERT, [store._row(a) for a in bulk])
+        store.add_attempts(bulk)
         started = time.perf_counter()
         ck.learner_model()  # folds the bulk into the checkpoint once
         catch_up = (time.perf_counter() - started) * 1000
@@ -198,6 +196,8 @@ def main() -> None:
     parser.add_argument("--skip-big", action="store_true")
     args = parser.parse_args()
     os.environ.pop("CHESSKIT_RECORD", None)
+    print("load average (1, 5, 15 min): {:.1f} {:.1f} {:.1f} on {} cores".format(
+        *os.getloadavg(), os.cpu_count()), flush=True)
     if args.learners:
         started = time.perf_counter()
         result = figures(simulate(args.learners, args.answers))

@@ -48,6 +48,7 @@ _LAZY = {
     "answer": "learner",
     "progress": "learner",
     "practice": "learner",
+    "practice_button": "learner",
     "learner_model": "learner",
     "LearnerModel": "learner",
     "Board": "widgets.board",
@@ -70,7 +71,14 @@ if TYPE_CHECKING:
     from chesskit.drawing.render import save_board
     from chesskit.exercises import Exercise, Feedback
     from chesskit.exercises.catalog import bank, exercise, load_bank_file
-    from chesskit.learner import LearnerModel, answer, learner_model, practice, progress
+    from chesskit.learner import (
+        LearnerModel,
+        answer,
+        learner_model,
+        practice,
+        practice_button,
+        progress,
+    )
     from chesskit.rules.explain import CODES, Verdict, explain_move
     from chesskit.rules.notation import normalize_move_text, read_move
     from chesskit.rules.openings import name_opening, opening

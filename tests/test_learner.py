@@ -14,8 +14,10 @@ import _teacher_fakes
 import pytest
 
 from chesskit import learner
+from chesskit.exercises import Exercise
 from chesskit.learner import Attempt, store
 from chesskit.learner.model import HOUR, REVIEW_STEPS, State, fold
+from chesskit.widgets.exercise_board import ExerciseBoard
 
 DAY = 86400.0
 
@@ -29,7 +31,7 @@ def setup(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(store, "_waiting", [])
     monkeypatch.setattr(store, "BUSY_SECONDS", 0.3)
     monkeypatch.setattr(store, "_checked", set())
-    store._folder_for.cache_clear()
+    store.forget_folder()
 
 
 def test_recording_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -290,3 +292,17 @@ def test_forgotten_quotes_are_explained_in_ipython(capsys: pytest.CaptureFixture
     finally:
         shell.set_custom_exc((), None)
         shell_module.InteractiveShell.clear_instance()
+
+
+def test_a_board_success_after_hints_or_the_solution_counts_less() -> None:
+    fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+    boards = [ExerciseBoard(exercise=Exercise(id=f"12.9{n}", lesson=12, kind="move",
+                                              goal="mate", fen=fen, difficulty=900))
+              for n in range(3)]
+    boards[1].handle({"type": "hint"})
+    boards[2].handle({"type": "solution"})
+    for board in boards:
+        board.handle({"type": "move", "from": "a1", "to": "a8"})
+    history = learner.attempts()
+    assert [(a.correct, a.hints, a.shown) for a in history] == [
+        (True, 0, False), (True, 1, False), (True, 0, True)]

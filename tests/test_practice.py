@@ -21,7 +21,7 @@ def own_store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("CHESSKIT_RECORD", raising=False)
     monkeypatch.setattr(store, "_notes", [])
     monkeypatch.setattr(store, "_checked", set())
-    store._folder_for.cache_clear()
+    store.forget_folder()
 
 
 def test_every_exercise_but_the_course_ones_has_a_known_skill() -> None:
@@ -82,3 +82,15 @@ def test_simulated_learners_are_measured_and_practise_at_their_level() -> None:
         assert all(state.first[e][2] >= 0 for e in state.first) and skills
     assert statistics.correlation(abilities, estimates) > 0.8
     assert 0.6 < sum(outcomes) / len(outcomes) < 0.9
+
+
+def test_the_practise_button_shows_an_exercise_of_the_lessons_reached_on_each_click(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    panel = ck.practice_button(upto=3, lang="en")
+    button = panel.children[0]
+    assert button.description == "Practise"
+    for _ in range(2):
+        button.click()
+    shown = capsys.readouterr().out
+    picked = ck.practice(upto=3)
+    assert picked.lesson <= 3 and shown.count(picked.id) == 2, shown

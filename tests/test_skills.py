@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from chesskit.learner.skills import bank_skills
+from chesskit.teacher import report
+from chesskit.teacher.assignment import Assignment
 from chesskit.teacher.gradebook import Gradebook, Mark, StudentResult
 from chesskit.teacher.items import analyse, write_items
 from chesskit.teacher.skills import skills_map, weak_homework
@@ -76,3 +78,9 @@ def test_homework_from_the_weakest_skills(tmp_path: Path) -> None:
                           str(tmp_path / "none"), "-o", str(out)], capture_output=True,
                          text=True, timeout=300)
     assert run.returncode == 1 and run.stderr.startswith("Error: ")
+
+
+def test_the_report_index_links_to_the_skills_map() -> None:
+    tally = report._Class(Assignment(parts=()))  # noqa: SLF001 (the page's input, empty)
+    page = report.class_page(tally, lang="zh-Hant", notes=[])
+    assert '<a href="skills.html">技能圖：' in page

@@ -14,6 +14,7 @@ model as data: mastery, weak skills), ``selection`` (the next exercise: ck.pract
 from __future__ import annotations
 
 from chesskit.learner.answering import answer
+from chesskit.learner.button import practice_button
 from chesskit.learner.command import progress_main
 from chesskit.learner.estimates import LearnerModel
 from chesskit.learner.hint import install_answer_hint
@@ -24,5 +25,6 @@ from chesskit.learner.store import attempts, data_dir, record_attempt
 from chesskit.learner.view import Progress, progress, summarize
 
 __all__ = ["SKILLS", "Attempt", "LearnerModel", "Progress", "answer", "attempts", "data_dir",
-           "install_answer_hint", "learner_model", "practice", "progress", "progress_main",
+           "install_answer_hint", "learner_model", "practice", "practice_button", "progress",
+           "progress_main",
            "record_attempt", "summarize"]

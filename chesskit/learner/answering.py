@@ -13,7 +13,7 @@ import contextlib
 import sqlite3
 
 from chesskit.errors import BankError
-from chesskit.exercises import Feedback
+from chesskit.exercises import Feedback, catalog
 from chesskit.i18n import t
 from chesskit.learner import store
 
@@ -30,8 +30,6 @@ def _counted(exercise_id: str, empty: Feedback) -> Feedback:
 
 def answer(exercise_id: str, answer: object) -> Feedback:
     """Check an answer and record the attempt; the Feedback shows itself; never raises."""
-    from chesskit.exercises import catalog
-
     text = answer if isinstance(answer, str) else str(answer)
     try:
         exercise = catalog.exercise(str(exercise_id))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from chesskit.learner.model import DAY, State
-from chesskit.learner.skills import SKILLS, bank_skills, typical_difficulty
+from chesskit.learner.skills import SKILLS, bank_skills, typical_difficulties
 
 LOGIT = math.log(10) / 400  # logistic units per rating point
 PRIOR = 1.0
@@ -60,16 +60,20 @@ class LearnerModel:
         return self.rating + self.offsets.get(skill, 0.0)
 
 
-def _offset(rating: float, tries: list[tuple[float, float, float]]) -> tuple[float, float]:
+def _offset(rating: float, tries: Mapping[tuple[float, float, float], int]
+            ) -> tuple[float, float]:
     """The offset (rating points) that fits the (score, weight, difficulty) tries best, with a
-    normal prior at 0 (Newton's method on the logistic likelihood), and its standard error."""
+    normal prior at 0 (Newton's method on the logistic likelihood), and its standard error;
+    ``tries`` counts each distinct try, so the work grows with the distinct difficulties, not
+    with the answers."""
     delta = 0.0
+    curvature = PRIOR
     for _ in range(NEWTON_STEPS):
         gradient, curvature = -PRIOR * delta, PRIOR
-        for score, weight, difficulty in tries:
+        for (score, weight, difficulty), count in tries.items():
             p = 1 / (1 + math.exp(-((rating - difficulty) * LOGIT + delta)))
-            gradient += weight * (score - p)
-            curvature += weight * p * (1 - p)
+            gradient += count * weight * (score - p)
+            curvature += count * weight * p * (1 - p)
         delta += gradient / curvature
     return delta / LOGIT, 1 / math.sqrt(curvature) / LOGIT
 
@@ -81,26 +85,30 @@ def estimate(state: State, *, now: float | None = None,
     now = time.time() if now is None else now
     skills = bank_skills() if skills is None else skills
     rating = state.rating.rating
-    by_skill: dict[str, list[tuple[float, float, float]]] = {}
+    by_skill: dict[str, dict[tuple[float, float, float], int]] = {}
     for exercise_id, checks in state.checks.items():
         difficulty = state.first[exercise_id][2]
         if difficulty >= 0:
             for skill in skills.get(exercise_id, ()):
-                by_skill.setdefault(skill, []).extend((score, weight, difficulty)
-                                                      for score, weight in checks)
+                tally = by_skill.setdefault(skill, {})
+                for score, weight in checks:
+                    key = (score, weight, difficulty)
+                    tally[key] = tally.get(key, 0) + 1
     order = {skill: n for n, skill in enumerate(SKILLS)}
     tried = sorted(by_skill, key=lambda s: order.get(s, len(order)))
     fitted = {skill: _offset(rating, by_skill[skill]) for skill in tried}
     offsets = {skill: fitted[skill][0] for skill in tried}
-    mastery = {skill: 1 / (1 + math.exp(-(rating + offsets[skill] - typical_difficulty(skill))
+    typical = typical_difficulties()
+    mastery = {skill: 1 / (1 + math.exp(-(rating + offsets[skill] - typical.get(skill, 800.0))
                                          * LOGIT)) for skill in tried}
-    weak = sorted((s for s in tried if len(by_skill[s]) >= WEAK_MIN_TRIES and offsets[s] < 0),
+    tries = {skill: sum(by_skill[skill].values()) for skill in tried}
+    weak = sorted((s for s in tried if tries[s] >= WEAK_MIN_TRIES and offsets[s] < 0),
                   key=lambda s: offsets[s])[:WEAK_SHOWN]
     due = tuple(e for e, (_, at) in sorted(state.reviews.items(), key=lambda kv: kv[1][1])
                 if at <= now)
     trend = tuple((datetime.fromtimestamp(day * DAY, UTC).date().isoformat(), round(value))
                   for day, value in state.trend)
     return LearnerModel(round(rating), round(state.rating.rd), mastery, tuple(weak), due,
-                        trend, {s: len(by_skill[s]) for s in tried}, offsets,
+                        trend, tries, offsets,
                         {skill: fitted[skill][1] for skill in tried},
                         frozenset(state.solved), len(state.first), state.answers, state.reach)

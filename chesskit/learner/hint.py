@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
+import traceback
 from typing import Any
 
 from chesskit.i18n import t
@@ -17,8 +18,6 @@ def _quotes_hint(shell: Any, etype: type[BaseException], value: BaseException, t
                  tb_offset: int | None = None) -> None:
     """IPython's handler for NameError: a bare move in ``answer(...)`` is explained in one
     sentence; any other NameError shows its usual traceback."""
-    import traceback
-
     frames = traceback.extract_tb(tb) if tb is not None else []
     line = (frames[-1].line or "") if frames else ""
     name = getattr(value, "name", None)

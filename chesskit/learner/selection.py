@@ -16,7 +16,7 @@ import random
 import time
 from collections.abc import Mapping, Sequence
 
-from chesskit.exercises import Exercise
+from chesskit.exercises import Exercise, catalog
 from chesskit.i18n import join_words, t
 from chesskit.learner import store
 from chesskit.learner.estimates import LOGIT, UNTRIED_SPREAD, LearnerModel, estimate
@@ -50,8 +50,6 @@ def expected_success(model: LearnerModel, exercise: Exercise,
 
 def _scope(model: LearnerModel, skills: Mapping[str, tuple[str, ...]], *, upto: int | None,
            skill: str | None) -> list[Exercise]:
-    from chesskit.exercises import catalog
-
     limit = model.reach if upto is None else upto
     practised = [ex for ex in catalog.bank() if skills.get(ex.id)]
     if skill is not None:

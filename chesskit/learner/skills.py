@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from statistics import median
 
-from chesskit.exercises import Exercise
+import chess
+
+from chesskit.exercises import Exercise, catalog
 from chesskit.i18n import t
 
 SKILLS = (
@@ -55,8 +58,6 @@ _PIECE_SKILL = {"R": "rook", "B": "bishop", "Q": "queen", "K": "king", "N": "kni
 
 def _route_piece(ex: Exercise) -> str | None:
     """The piece a ``route`` item moves (the one on its ``square``)."""
-    import chess
-
     try:
         piece = ex.board().piece_at(chess.parse_square(str(ex.data.get("square", "")).lower()))
     except ValueError:
@@ -85,15 +86,11 @@ def skills_of(ex: Exercise) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=2)
 def _bank_skills(folder: str) -> dict[str, tuple[str, ...]]:
-    from chesskit.exercises import catalog
-
     return {ex.id: skills_of(ex) for ex in catalog.bank()}
 
 
 def bank_skills() -> Mapping[str, tuple[str, ...]]:
     """Exercise id -> its skills, for the whole bank (computed once per bank folder)."""
-    from chesskit.exercises import catalog
-
     return _bank_skills(str(catalog.bank_dir()))
 
 
@@ -123,10 +120,6 @@ def find_skill(text: str) -> str | None:
 
 @functools.lru_cache(maxsize=2)
 def _typical(folder: str) -> dict[str, float]:
-    from statistics import median
-
-    from chesskit.exercises import catalog
-
     found: dict[str, list[int]] = {}
     for ex in catalog.bank():
         for skill in bank_skills().get(ex.id, ()):
@@ -134,9 +127,16 @@ def _typical(folder: str) -> dict[str, float]:
     return {skill: float(median(values)) for skill, values in found.items()}
 
 
-def typical_difficulty(skill: str) -> float:
-    """The median difficulty of the bank's exercises of a skill (800 for a skill without any):
-    a skill's mastery is the chance to solve an exercise this hard."""
-    from chesskit.exercises import catalog
+def typical_difficulties() -> Mapping[str, float]:
+    """Skill -> the median difficulty of the bank's exercises of it: a skill's mastery is the
+    chance to solve an exercise this hard (800 for a skill without any)."""
+    return _typical(str(catalog.bank_dir()))
 
-    return _typical(str(catalog.bank_dir())).get(skill, 800.0)
+
+def typical_difficulty(skill: str) -> float:
+    """The median difficulty of the bank's exercises of a skill (800 for a skill without any).
+
+    >>> typical_difficulty("no such skill")
+    800.0
+    """
+    return typical_difficulties().get(skill, 800.0)

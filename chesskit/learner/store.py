@@ -104,6 +104,11 @@ def _folder_for(wanted: Path) -> Path | None:
     return None
 
 
+def forget_folder() -> None:
+    """Look for the store's folder again (after ``$CHESSKIT_DATA_DIR`` changed)."""
+    _folder_for.cache_clear()
+
+
 def _user() -> str:
     with contextlib.suppress(Exception):
         return "".join(c for c in getpass.getuser() if c.isalnum()) or "user"
@@ -292,6 +297,20 @@ def record_attempt(exercise_id: str, *, correct: bool, code: str = "", answer: s
                 raise
         except sqlite3.Error:
             _keep_aside(attempt)
+
+
+def add_attempts(history: list[Attempt]) -> None:
+    """Save many attempts in one transaction (a store filled from elsewhere); the model folds
+    them in when it is next read.
+
+    >>> add_attempts([])  # doctest: +SKIP
+    """
+    with _store() as db:
+        if db is None:
+            raise sqlite3.OperationalError("store unavailable")
+        db.execute("BEGIN IMMEDIATE")
+        db.executemany(_INSERT, [_row(a) for a in history])
+        db.execute("COMMIT")
 
 
 def attempts() -> list[Attempt]:

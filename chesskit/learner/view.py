@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from chesskit.errors import BankError
-from chesskit.i18n import join_words, localize, t
+from chesskit.exercises import catalog
+from chesskit.i18n import get_language, join_words, localize, t
 from chesskit.learner import store
 from chesskit.learner.estimates import LearnerModel, estimate
 from chesskit.learner.model import DAY, START_RATING, Attempt, State, fold
@@ -173,8 +174,6 @@ class Progress:
 
 
 def _lesson_titles(lang: str | None) -> dict[int, str]:
-    from chesskit.exercises import catalog
-
     titles: dict[int, str] = {}
     with contextlib.suppress(AttributeError, BankError):
         for info in catalog.lessons():
@@ -189,9 +188,6 @@ def _lesson_titles(lang: str | None) -> dict[int, str]:
 def show(state: State, *, now: float, lang: str | None = None,
          notes: tuple[str, ...] = ()) -> Progress:
     """The progress shown for the model ``state`` at time ``now`` (a pure function)."""
-    from chesskit.exercises import catalog
-    from chesskit.i18n import get_language
-
     skills = bank_skills()
     model = estimate(state, now=now, skills=skills)
     totals: dict[int, list[int]] = {}

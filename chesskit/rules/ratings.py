@@ -24,7 +24,7 @@ def expected_score(rating: float, opponent: float) -> float:
     >>> round(expected_score(1600, 1400), 2)
     0.76
     """
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, (opponent - rating) / 400.0))
 
 
 def k_factor(*, games_played: int, peak_rating: float = 0) -> int:

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
 
+from chesskit.exercises import catalog
 from chesskit.teacher.gradebook import StudentResult
 
 UPPER_LOWER = 0.27
@@ -76,7 +77,6 @@ def analyse(results: Iterable[StudentResult], *,
     """The item analysis of graded ``results`` (each student's first mark per exercise);
     ``difficulty``: the bank's difficulty per exercise (read from the bank by default)."""
     if difficulty is None:
-        from chesskit.exercises import catalog
 
         difficulty = {ex.id: ex.difficulty for ex in catalog.bank()}
     answers: dict[str, dict[str, bool]] = {}

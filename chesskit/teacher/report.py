@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import functools
+import hashlib
 import html
 import os
 import urllib.parse
@@ -27,6 +28,7 @@ from typing import IO
 
 from chesskit.drawing.text import ems
 from chesskit.errors import BankError
+from chesskit.exercises import catalog
 from chesskit.i18n import get_language, localize, t
 from chesskit.teacher.assignment import Assignment, Part
 from chesskit.teacher.gradebook import Gradebook, Mark, StudentResult
@@ -39,7 +41,7 @@ from chesskit.teacher.live_rounds import (
     with_marks,
     with_rounds,
 )
-from chesskit.teacher.skills import write_skills_page
+from chesskit.teacher.skills import skills_link, write_skills_page
 
 HELP_BELOW = 50  # a student under this percent on a part needs help with it
 TOP_WRONG = 3
@@ -136,7 +138,6 @@ class _SafeWriter:
 
 @functools.lru_cache(maxsize=4096)
 def _task(exercise_id: str, lang: str) -> str:
-    from chesskit.exercises import catalog
 
     try:
         return str(catalog.exercise(exercise_id).prompt_text(lang=lang))
@@ -147,7 +148,6 @@ def _task(exercise_id: str, lang: str) -> str:
 @functools.lru_cache(maxsize=256)
 def _part_title(part: Part, lang: str) -> str:
     """"07-castling · Castling" for a lesson's notebook, the notebook's name otherwise."""
-    from chesskit.exercises import catalog
 
     if part.lesson is None:
         return part.name
@@ -159,7 +159,6 @@ def _part_title(part: Part, lang: str) -> str:
 def student_file(student: str) -> str:
     """The file name of a student's page: readable, safe on every file system, and unique
     (long or odd names are shortened and given a short fingerprint)."""
-    import hashlib
 
     safe = "".join(c if c.isalnum() or c in "-_ " else "_" for c in student).strip()[:60]
     if safe == student and safe:
@@ -354,6 +353,7 @@ def class_page(tally: _Class, *, lang: str, notes: list[str], live: str = "") ->
         head.insert(0, f"<p><b>{esc(a.title)}</b></p>")
     if a.pass_share is not None:
         head.append(f"<p>{esc(t('grading.class_passed', lang=lang, n=tally.passed, students=n, percent=round(100 * a.pass_share)))}</p>")  # noqa: E501
+    head.append(skills_link(lang=lang))
     if notes:
         head.append("<ul>" + "".join(f'<li class="note">{esc(x)}</li>' for x in notes) + "</ul>")
     part_rows = []

@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from chesskit.errors import GradingError
+from chesskit.exercises import catalog
 from chesskit.i18n import t
 from chesskit.learner.skills import SKILLS, bank_skills, skill_name
-from chesskit.teacher.gradebook import StudentResult
+from chesskit.teacher.gradebook import Gradebook, StudentResult
 
 WEAK_SHOWN = 2
 
@@ -88,9 +90,21 @@ def skills_map(results: Iterable[StudentResult]) -> SkillsMap:
     return found
 
 
+SKILLS_PAGE = "skills.html"
+
+
+def skills_link(*, lang: str) -> str:
+    """The report index's link to the class's skills map (``skills.html`` beside it).
+
+    >>> skills_link(lang="en")
+    '<p><a href="skills.html">Skills map: who is weak where</a></p>'
+    """
+    return f'<p><a href="{SKILLS_PAGE}">{html.escape(t("learner.skills_link", lang=lang))}</a></p>'
+
+
 def write_skills_page(results: Iterable[StudentResult], folder: Path, *, lang: str) -> Path:
     """Write ``skills.html`` (the class's skills map) into the report folder."""
-    page = folder / "skills.html"
+    page = folder / SKILLS_PAGE
     body = skills_map(results).html(lang=lang)
     page.write_text(f'<!doctype html><html lang="{lang}"><meta charset="utf-8"><title>'
                     f"{html.escape(t('learner.skills_map', lang=lang))}</title><body>{body}"
@@ -102,7 +116,6 @@ def weak_items(results: Iterable[StudentResult], *, student: str | None = None,
                count: int = 10, seed: int = 7) -> tuple[list[str], list[Any]]:
     """The weakest skills (of a student, or the class) and ``count`` bank exercises of them,
     not yet answered right by that student (or by most of the class), easiest first."""
-    from chesskit.exercises import catalog
 
     results = list(results)
     found = skills_map(results)
@@ -120,8 +133,6 @@ def weak_homework(gradebook: str | Path, *, student: str | None = None, count: i
                   seed: int = 7, lang: str | None = None) -> tuple[list[Any], str]:
     """The exercises and title of a homework on the weakest skills in a gradebook (the file,
     or the grading folder that holds ``gradebook.sqlite``); GradingError when it has none."""
-    from chesskit.errors import GradingError
-    from chesskit.teacher.gradebook import Gradebook
 
     path = Path(gradebook)
     if path.is_dir():

@@ -159,7 +159,8 @@ class ExerciseBoard(Board):
         sentence ``first``, e.g. the other side's move)."""
         again = self.solved and feedback.correct  # a line played on after its key move
         if feedback.code not in ("empty", "incomplete") and not again:
-            _store_attempt(self.exercise, feedback, answer)
+            _store_attempt(self.exercise, feedback, answer, hints=self._hint_level,
+                           shown=self.solution_shown)
         with self.hold_sync():
             self.answer = feedback.answer or answer
             self.after_solution = self.solution_shown
@@ -441,9 +442,11 @@ class ExerciseBoard(Board):
                  solution=join_words(solutions[:3], lang=self.lang))
 
 
-def _store_attempt(exercise: Exercise, feedback: Feedback, answer: str) -> None:
-    """Record a board answer in the learner's progress, as ``ck.answer`` does; never raises."""
+def _store_attempt(exercise: Exercise, feedback: Feedback, answer: str, *, hints: int,
+                   shown: bool) -> None:
+    """Record a board answer in the learner's progress, as ``ck.answer`` does, with the hints
+    seen and whether "Show solution" was pressed (a success then counts less); never raises."""
     with contextlib.suppress(sqlite3.Error, OSError, ChessKitError):
         record_attempt(exercise.id, correct=feedback.correct, code=feedback.code,
                        answer=feedback.answer or answer, lesson=exercise.lesson,
-                       difficulty=exercise.difficulty)
+                       difficulty=exercise.difficulty, hints=hints, shown=shown)

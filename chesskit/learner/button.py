@@ -1,0 +1,32 @@
+"""The "Practise" button of a lesson's last page: each click shows the next exercise.
+
+>>> practice_button(upto=3).children[0].description
+'Practise'
+"""
+
+from __future__ import annotations
+
+import ipywidgets
+from IPython.display import display
+
+from chesskit.i18n import t
+from chesskit.learner.selection import practice
+
+
+def practice_button(*, upto: int | None = None, lang: str | None = None) -> ipywidgets.VBox:
+    """A "Practise" button and, under it, the exercise each click picks for you
+    (``ck.practice(upto=upto)``: lessons 0 to ``upto``, at your level).
+
+    >>> practice_button(upto=12, lang="zh-Hans").children[0].description
+    '练习'
+    """
+    button = ipywidgets.Button(description=t("learner.practise_button", lang=lang))
+    shown = ipywidgets.Output()
+
+    def next_exercise(_: object) -> None:
+        with shown:
+            shown.clear_output(wait=True)
+            display(practice(upto=upto, lang=lang))
+
+    button.on_click(next_exercise)
+    return ipywidgets.VBox([button, shown])
