@@ -26,6 +26,9 @@ SKILLS = (
     "castling", "capture", "protection", "check", "escape_check", "mate_in_1", "mate_in_2",
     "basic_mates", "stalemate", "notation", "opening", "fork", "pin", "skewer",
     "discovered_attack", "double_check", "perpetual", "passed_pawn", "ratings",
+    # the second part (lessons 30-35)
+    "decoy", "deflection", "removing_the_defender", "interference", "clearance",
+    "in_between_move", "zugzwang", "king_attack", "strategy",
 )
 """In the order of the course; each has a name ``learner.skill_<name>`` in the locale files."""
 
@@ -51,7 +54,15 @@ _BY_TOPIC = {"coordinates": "board", "rook": "rook", "bishop": "bishop", "queen"
              "repeated_attack": "capture", "relative_pin": "pin",
              "mutual_protection": "protection", "making_passed_pawn": "passed_pawn",
              "draw_agreement": "stalemate", "touch_move": "stalemate",
-             "seventh_rank_mate": "mate_in_1", "titles": "ratings"}
+             "seventh_rank_mate": "mate_in_1", "titles": "ratings",
+             # the second part: its tactics, attacking the king, strategy words
+             "decoy": "decoy", "deflection": "deflection",
+             "removing_the_defender": "removing_the_defender", "interference": "interference",
+             "clearance": "clearance", "in_between_move": "in_between_move",
+             "zugzwang": "zugzwang", "seventh_rank": "king_attack", "pawn_cover": "king_attack",
+             "forced_exchange": "king_attack", "the_exchange": "strategy",
+             "bishop_pair": "strategy", "gambit": "strategy", "pawn_chain": "strategy",
+             "backward_pawn": "strategy", "space": "strategy"}
 _PIECE_SKILL = {"R": "rook", "B": "bishop", "Q": "queen", "K": "king", "N": "knight",
                 "P": "pawn"}
 
