@@ -39,7 +39,7 @@ from chesskit.i18n import color_name, piece_on, sentences, t
 from chesskit.rules import search, values
 from chesskit.rules.explain import explain_move
 from chesskit.rules.notation import read_move
-from chesskit.rules.tactics import WHY_NOT, why_not
+from chesskit.rules.tactics import WHY_NOT, name_right_move, why_not
 from chesskit.rules.tactics import motifs as _motifs
 
 if TYPE_CHECKING:
@@ -228,6 +228,18 @@ def tactic_named(ex: Exercise, lang: Lang) -> str:
     if ex.topic not in TACTIC_TOPICS or not ex.hints:
         return ""
     return t(f"exercises.uses_{ex.topic}", lang=lang)
+
+
+def solution_named(ex: Exercise, lang: Lang) -> str:
+    """"Show solution" of an item on one of :data:`TACTIC_TOPICS`: its first solution with the
+    tactic named ("The right move was Rxg7+: a decoy, ..."); "" for any other item."""
+    solutions = ex.solutions() if ex.topic in TACTIC_TOPICS else []
+    if not solutions:
+        return ""
+    try:
+        return name_right_move(ex.board(), solutions[0].split()[0], motif=ex.topic, lang=lang)
+    except ValueError:  # a solution python-chess cannot read in the position: say it plainly
+        return ""
 
 
 def _move_reason(ex: Exercise, board: chess.Board, move: chess.Move, lang: Lang) -> str:

@@ -20,6 +20,7 @@ from IPython.display import display, update_display
 from chesskit.errors import ChessKitError
 from chesskit.exercises import Exercise, Feedback, opponent
 from chesskit.exercises.hints import ladder as hint_ladder
+from chesskit.exercises.move import solution_named
 from chesskit.exercises.protocol import BoardInput
 from chesskit.i18n import color_name, join_words, sentences, t
 from chesskit.learner import record_attempt
@@ -438,8 +439,9 @@ class ExerciseBoard(Board):
             label = next((text for value, text in self.choices if value == solutions[0]),
                          solutions[0])
             return t("widget.show_solution", lang=self.lang, solution=label)
-        return t("widget.show_solution", lang=self.lang,
-                 solution=join_words(solutions[:3], lang=self.lang))
+        return solution_named(self.exercise, self.lang) or t(
+            "widget.show_solution", lang=self.lang, solution=join_words(solutions[:3],
+                                                                        lang=self.lang))
 
 
 def _store_attempt(exercise: Exercise, feedback: Feedback, answer: str, *, hints: int,
