@@ -114,7 +114,7 @@ def offline(tmp_path: Path) -> Iterator[tuple[BrowserContext, list[str]]]:
             browser.close()
 
 
-LESSON, EXERCISES = "lessons/en/00-start-here.ipynb", "exercises/en/00-start-here.ipynb"
+LESSON, EXERCISES = "lessons/en/00-start-here.ipynb", "exercises/en/00-start-here-exercises.ipynb"
 
 
 def tab(page: Page, path: str, *, current: bool = False) -> Any:
@@ -208,8 +208,8 @@ def _play_a_move_in_the_lesson(page: Page, base_url: str) -> None:
 
 
 def _answer_an_exercise(page: Page) -> None:
-    """The lesson's link opens the exercise notebook of the same file name beside it."""
-    shown(page, 'a[href*="exercises/en/00-start-here.ipynb"]').first.click()
+    """The lesson's link opens its exercise notebook beside it, in a tab of its own name."""
+    shown(page, 'a[href*="exercises/en/00-start-here-exercises.ipynb"]').first.click()
     tab(page, EXERCISES, current=True).wait_for()
     kernel_idle(page)
     run_all(page)

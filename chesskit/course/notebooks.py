@@ -2,7 +2,8 @@
 
 A lesson source (``lessons/src/LL-slug.md``, format in DESIGN.md) becomes
 ``lessons/<lang>/LL-slug.ipynb``; the lesson's bank items become
-``exercises/<lang>/LL-slug.ipynb``.  ``chesskit build`` writes and executes them.
+``exercises/<lang>/LL-slug-exercises.ipynb`` (a name of its own, so the two tabs say which is
+which).  ``chesskit build`` writes and executes them.
 
 >>> from chesskit.course.lessons import parse_lesson
 >>> lesson = parse_lesson("---\\nlesson: 1\\nslug: board\\ntitle: {en: \\"The board\\"}\\n---\\nHi")
@@ -97,13 +98,22 @@ def exercise_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
     return course_notebook(cells, lang=lang, prefix=f"x{lesson.number:02d}")
 
 
+def exercise_file(lesson_name: str) -> str:
+    """The file name of a lesson's exercise notebook (the lesson's own is ``LL-slug.ipynb``).
+
+    >>> exercise_file("07-castling")
+    '07-castling-exercises.ipynb'
+    """
+    return f"{lesson_name}-exercises.ipynb"
+
+
 def targets(lesson: Lesson, root: Path) -> list[tuple[Path, nbformat.NotebookNode]]:
     """Every notebook a lesson source builds, with its path."""
     built = []
     for lang in languages():
         built.append((root / "lessons" / lang / f"{lesson.name}.ipynb",
                       lesson_notebook(lesson, lang)))
-        built.append((root / "exercises" / lang / f"{lesson.name}.ipynb",
+        built.append((root / "exercises" / lang / exercise_file(lesson.name),
                       exercise_notebook(lesson, lang)))
     return built
 

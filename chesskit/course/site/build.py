@@ -18,7 +18,7 @@ How it fits together:
   browser's IndexedDB, so progress survives a reload;
 - JupyterLite's session lookup is corrected in the built app (:func:`sessions_by_path`): it
   took a notebook for another one with the same file name (``lessons/en/00-start-here.ipynb``
-  and ``exercises/en/00-start-here.ipynb``), whose kernel then stayed "Initializing".
+  and ``lessons/zh-Hans/00-start-here.ipynb``), whose kernel then stayed "Initializing".
 
 >>> browser_requirements("Requires-Dist: pexpect; sys_platform != 'emscripten'\\n")
 []
