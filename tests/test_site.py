@@ -43,7 +43,7 @@ def test_site_notebook_is_trusted_and_keeps_progress() -> None:
                          "metadata": {}, "outputs": [{"output_type": "stream", "name": "stdout",
                                                       "text": ["a", "b"]}],
                          "execution_count": 1}]}
-    served = json.loads(build.site_notebook(json.dumps(lesson), keep_outputs=True))
+    served = json.loads(build.site_notebook(json.dumps(lesson)))
     first, code = served["cells"]
     assert "keep_progress()" in first["source"] and first["metadata"]["tags"] == ["setup"]
     assert code["source"] == "ck.board('start')" and code["metadata"]["trusted"] is True

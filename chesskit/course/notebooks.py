@@ -7,7 +7,7 @@ which).  ``chesskit build`` writes and executes them.
 
 >>> from chesskit.course.lessons import parse_lesson
 >>> lesson = parse_lesson("---\\nlesson: 1\\nslug: board\\ntitle: {en: \\"The board\\"}\\n---\\nHi")
->>> lesson_notebook(lesson, "en").cells[-1].source
+>>> lesson_notebook(lesson, "en").cells[-1].source.splitlines()[0]
 'Hi'
 """
 
@@ -73,13 +73,16 @@ def exercise_cells(ids: Iterable[str], *, review: bool = False) -> list[nbformat
 
 
 def lesson_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
-    """The unexecuted notebook of one lesson in one language."""
+    """The unexecuted notebook of one lesson in one language; its first text ends with the
+    note that the (hidden) first cell runs first."""
     cells = []
     for cell in lesson.cells:
         text = cell.text(lang)
         if cell.kind == "code":
             cells.append(nbformat.v4.new_code_cell(text))
         elif text:
+            if not any(c.cell_type == "markdown" for c in cells):
+                text += "\n\n" + t("notebooks.setup_note", lang=lang)
             cells.append(nbformat.v4.new_markdown_cell(text))
     return course_notebook(cells, lang=lang, prefix=f"l{lesson.number:02d}")
 
@@ -89,7 +92,8 @@ def exercise_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
     own, review = exercise_ids(lesson)
     name = localize(dict(lesson.title), lang=lang)
     cells = [nbformat.v4.new_markdown_cell(
-        t("notebooks.exercise_intro", lang=lang, number=lesson.number, title=name))]
+        t("notebooks.exercise_intro", lang=lang, number=lesson.number, title=name) + "\n\n"
+        + t("notebooks.setup_note", lang=lang))]
     cells += exercise_cells(own, review=lesson.mixed)
     if review:
         cells.append(nbformat.v4.new_markdown_cell(t("notebooks.review_intro", lang=lang)))

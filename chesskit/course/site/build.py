@@ -310,21 +310,19 @@ def _joined(value: object) -> object:
         isinstance(part, str) for part in value) else value
 
 
-def site_notebook(text: str, *, keep_outputs: bool) -> str:
-    """A course notebook as the site serves it: trusted, texts joined, maybe without outputs.
+def site_notebook(text: str) -> str:
+    """A course notebook as the site serves it: trusted, texts joined, outputs kept.
 
     A hidden first cell keeps the learner's progress in the browser (KEEP_PROGRESS).
     Code cells are marked trusted (the course's own notebooks, as ``dev.py course`` trusts
     them), so their stored SVG boards show; multi-line texts become single strings, as the
-    JupyterLab frontend expects.  Exercise notebooks lose their stored outputs: their boards
-    are about 20 MB of SVG, and in the browser the learner runs them anyway (an answer needs
-    the kernel).
+    JupyterLab frontend expects.  Every notebook keeps its stored outputs, so its boards and
+    tasks show before Python has started (an exercise notebook is at most 0.5 MB).
 
     >>> text = site_notebook('{"cells": [{"cell_type": "code", "source": ["a", "b"],'
-    ...                      ' "metadata": {}, "outputs": [1], "execution_count": 3}]}',
-    ...                      keep_outputs=False)
-    >>> json.loads(text)["cells"][1]["source"], json.loads(text)["cells"][1]["outputs"]
-    ('ab', [])
+    ...                      ' "metadata": {}, "outputs": [], "execution_count": 3}]}')
+    >>> json.loads(text)["cells"][1]["source"], json.loads(text)["cells"][1]["metadata"]
+    ('ab', {'trusted': True})
     """
     notebook = json.loads(text)
     notebook["cells"].insert(0, {
@@ -336,8 +334,6 @@ def site_notebook(text: str, *, keep_outputs: bool) -> str:
         if cell["cell_type"] != "code":
             continue
         cell["metadata"]["trusted"] = True
-        if not keep_outputs:
-            cell["outputs"], cell["execution_count"] = [], None
         for output in cell["outputs"]:
             if "text" in output:
                 output["text"] = _joined(output["text"])
@@ -355,8 +351,7 @@ def _course_files(root: Path, files: Path) -> int:
                 raise SiteError(f"{folder}/{lang} has no notebooks: run 'chesskit build' first.")
             (files / folder / lang).mkdir(parents=True, exist_ok=True)
             for notebook in notebooks:
-                text = site_notebook(notebook.read_text(encoding="utf-8"),
-                                     keep_outputs=folder == "lessons")
+                text = site_notebook(notebook.read_text(encoding="utf-8"))
                 (files / folder / lang / notebook.name).write_text(text, encoding="utf-8")
                 count += 1
     return count
