@@ -180,6 +180,25 @@ def side_to_move(color: chess.Color) -> str:
     return t("core.side_to_move", lang="en", side=color_name(color, lang="en"))
 
 
+def test_notebooks_open_unchanged_with_their_boards_and_tasks_shown(
+        base_url: str, offline: tuple[BrowserContext, list[str]]) -> None:
+    """A lesson and its exercise notebook show their saved boards (SVG) and tasks before
+    anything runs, in tabs named apart, and opening them does not mark them as changed."""
+    context, _ = offline
+    page = context.new_page()
+    for path, text in ((LESSON, "Lesson 0"), (EXERCISES, "00.01")):
+        page.goto(f"{base_url}/lab/index.html?path={path}")
+        tab(page, path, current=True).wait_for()
+        shown(page, ".jp-OutputArea-output svg").first.wait_for()
+        shown(page, ".jp-Cell").filter(has_text=text).first.wait_for()
+        kernel_idle(page)
+        page.wait_for_timeout(2000)  # JupyterLab writes kernel metadata just after idle
+        assert tab(page, path, current=True).locator(".lm-TabBar-tabLabel").inner_text() \
+            == path.rsplit("/", 1)[1]
+        dirty = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-dirty")
+        assert dirty.count() == 0, f"{path} shows as changed right after opening"
+
+
 def test_course_runs_offline_keeps_progress_and_a_notebook_is_handed_in(
         base_url: str, offline: tuple[BrowserContext, list[str]], tmp_path: Path) -> None:
     context, elsewhere = offline

@@ -70,6 +70,14 @@ LABEXTENSIONS = ("anywidget", "@jupyter-widgets/jupyterlab-manager",
                  "@jupyterlite/pyodide-kernel-extension")
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 START = "lessons/{lang}/00-start-here.ipynb"
+# The kernel a site notebook names and the language its kernel reports (jupyterlite-pyodide-
+# kernel 0.8.6's own words): JupyterLab writes both on open, so a different value showed every
+# notebook as changed (tests/test_site.py opens one and checks).
+PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
+PYODIDE_LANGUAGE_INFO = {"codemirror_mode": {"name": "python", "version": 3},
+                         "file_extension": ".py", "mimetype": "text/x-python", "name": "python",
+                         "nbconvert_exporter": "python", "pygments_lexer": "ipython3",
+                         "version": "3.8"}
 # JupyterLite's LiteSessionClient.startNew (minified) returns the running session whose *name*
 # (JupyterLab passes the file name) is asked for, before it starts a kernel.
 SESSION_BY_NAME = re.compile(r"let\{path:(?P<path>[\w$]+),name:(?P<name>[\w$]+)\}=(?P<opts>[\w$]+),"
@@ -314,10 +322,12 @@ def site_notebook(text: str) -> str:
     """A course notebook as the site serves it: trusted, texts joined, outputs kept.
 
     A hidden first cell keeps the learner's progress in the browser (KEEP_PROGRESS).
-    Code cells are marked trusted (the course's own notebooks, as ``dev.py course`` trusts
-    them), so their stored SVG boards show; multi-line texts become single strings, as the
-    JupyterLab frontend expects.  Every notebook keeps its stored outputs, so its boards and
-    tasks show before Python has started (an exercise notebook is at most 0.5 MB).
+    The kernelspec and language are the Pyodide kernel's (JupyterLab would rewrite them on open
+    and show the notebook as changed).  Code cells are marked trusted (the course's own
+    notebooks, as ``dev.py course`` trusts them), so their stored SVG boards show; multi-line
+    texts become single strings, as the JupyterLab frontend expects.  Every notebook keeps its
+    stored outputs, so its boards and tasks show before Python has started (an exercise
+    notebook is at most 0.5 MB).
 
     >>> text = site_notebook('{"cells": [{"cell_type": "code", "source": ["a", "b"],'
     ...                      ' "metadata": {}, "outputs": [], "execution_count": 3}]}')
@@ -325,6 +335,8 @@ def site_notebook(text: str) -> str:
     ('ab', {'trusted': True})
     """
     notebook = json.loads(text)
+    notebook.setdefault("metadata", {}).update(kernelspec=dict(PYODIDE_KERNELSPEC),
+                                               language_info=dict(PYODIDE_LANGUAGE_INFO))
     notebook["cells"].insert(0, {
         "cell_type": "code", "id": "site-progress", "execution_count": None, "outputs": [],
         "source": KEEP_PROGRESS,
