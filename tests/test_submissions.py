@@ -15,9 +15,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+import _teacher_fakes
 import pytest
 
-from chesskit.teacher import submissions
+from chesskit.teacher import grading, submissions
 from chesskit.teacher.assignment import Assignment, Part
 from chesskit.teacher.submissions import Submission, collect
 
@@ -350,10 +351,6 @@ def test_each_zip_is_opened_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 def test_a_class_with_every_bad_input_is_graded(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    import _teacher_fakes
-
-    from chesskit.teacher import grading
-
     _teacher_fakes.install(monkeypatch)
     cls = tmp_path / "class"
     write(cls / "Ana" / "01-mate.ipynb")
