@@ -155,8 +155,8 @@ def execute(notebook: nbformat.NotebookNode, *, cwd: Path, name: str = "the note
     """Run a notebook top to bottom in a fresh kernel. A kernel that dies or does not start
     (a busy machine) is started again, ``tries`` times in all; a failing cell raises
     LessonSourceError naming ``name`` and the error."""
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
+    from nbclient import NotebookClient  # noqa: PLC0415 (only `chesskit build` runs notebooks)
+    from nbclient.exceptions import CellExecutionError  # noqa: PLC0415 (as above)
 
     attempt = 0
     while True:

@@ -144,7 +144,8 @@ class SoloKind(Kind):
         pieces = [board.piece_type_at(mover)] if mover is not None else [
             p.piece_type for p in board.piece_map().values()
             if p.color == board.turn and p.piece_type != chess.KING]
-        san, uci = HOW_EXAMPLES.get(pieces[0] if pieces else None, HOW_EXAMPLES[chess.ROOK])
+        san, uci = HOW_EXAMPLES.get(pieces[0] or chess.ROOK if pieces else chess.ROOK,
+                                    HOW_EXAMPLES[chess.ROOK])
         return t("exercises.solo_how", lang=lang, san=san, uci=uci)
 
     def step_hint(self, ex: Exercise, lang: Lang) -> str:

@@ -46,7 +46,7 @@ from importlib import metadata
 from pathlib import Path
 
 from chesskit.errors import SiteError as SiteError  # also importable from here
-from chesskit.i18n import language, languages
+from chesskit.i18n import language, languages, t
 
 ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_CACHE = ROOT / ".cache" / "site"
@@ -107,7 +107,7 @@ def browser_requirements(metadata_text: str) -> list[str]:
     >>> browser_requirements("Requires-Dist: comm>=0.1.3\\nRequires-Dist: ipython\\n")
     ['comm', 'ipython']
     """
-    from packaging.requirements import Requirement
+    from packaging.requirements import Requirement  # noqa: PLC0415 (a build-time tool)
 
     names = []
     for line in metadata_text.splitlines():
@@ -149,7 +149,7 @@ def _run(command: list[str], *, what: str, cwd: Path | None = None) -> None:
 def pyodide_version() -> str:
     """The Pyodide version the installed Pyodide kernel expects (``"314.0.6"``)."""
     try:
-        from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
+        from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION  # noqa: PLC0415 (build-time)
     except ImportError as error:
         raise SiteError("jupyterlite-pyodide-kernel is not installed: pip install -e '.[site]'.") \
             from error
@@ -397,8 +397,6 @@ def start_page(config_script: str = "") -> str:
     ``config_script`` is JupyterLite's ``jupyter-config-data`` element of the page it replaces:
     the apps below read it from ``../index.html``.
     """
-    from chesskit.i18n import t
-
     links = "\n".join(
         f'<li><a href="lab/index.html?path={START.format(lang=lang)}" lang="{lang}">'
         f"{language(lang).name}</a></li>" for lang in languages())
@@ -424,7 +422,7 @@ def _labextension(name: str) -> Path:
 
 
 def _jupyter_data_paths() -> list[str]:
-    from jupyter_core.paths import jupyter_path
+    from jupyter_core.paths import jupyter_path  # noqa: PLC0415 (a build-time tool)
 
     return list(jupyter_path())
 
