@@ -28,6 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from playwright.sync_api import sync_playwright  # noqa: E402
+
 from chesskit.course.site import build  # noqa: E402
 from tests.test_site import ARGS, CHROMIUM, kernel_idle, run_all  # noqa: E402
 
@@ -85,8 +87,6 @@ def main() -> None:
     parser.add_argument("--load", type=int, default=0,
                         help="busy processes kept spinning while measuring (default 0)")
     options = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
     site = build.cached_site()
     print("| part | MB |\n|---|---:|")
     for name, megabytes in sizes(site):

@@ -27,6 +27,9 @@ from typing import Any
 import nbformat
 import pytest
 
+from chesskit.exercises.catalog import exercise
+from chesskit.widgets.boardstate import BoardAnswer, board_answers
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -231,8 +234,6 @@ def run_cell(page: Page, index: int) -> str:
 
 def saved_answers(path: Path, exercise_id: str) -> list[Any]:
     """Wait until the saved file holds a board answer for ``exercise_id``; return them all."""
-    from chesskit.widgets.boardstate import board_answers
-
     def found() -> list[Any]:
         answers = board_answers(json.loads(path.read_text()))
         return answers if any(a.exercise_id == exercise_id for a in answers) else []
@@ -276,6 +277,21 @@ def test_mark_squares_and_keyboard(lab: Lab, page: Page) -> None:
     assert "['a4', 'b4', 'd7']" in run_cell(page, 2)
 
 
+def test_keys_focus_arrows_and_size_help_a_child(lab: Lab, page: Page) -> None:
+    """Focus starts on a piece of the side to move, the keys are explained while the board
+    has the focus, an arrow starts at its square's edge, the board grows with the cell."""
+    open_and_run(lab, page, "keys.ipynb",
+                 "k = ck.Board('4k3/8/8/8/8/8/8/R3K3 b - - 0 1').draw('a1a8')\nk")
+    start = page.locator('.ck-board [tabindex="0"]')
+    assert start.get_attribute("data-sq") == "e8", "black to move: its king, not e2"
+    assert page.locator(".ck-keys").is_hidden()
+    start.focus()
+    assert "Enter" in page.locator(".ck-keys").inner_text()
+    line = page.locator(".ck-draw line").first
+    assert float(line.get_attribute("y1") or 0) in (1.0, 7.0), "the edge, not the centre"
+    assert page.locator(".ck-wrap").bounding_box()["width"] > 400  # type: ignore[index]
+
+
 def test_board_answer_saved_with_ctrl_s_and_graded(lab: Lab, page: Page) -> None:
     open_and_run(lab, page, "exercise.ipynb", "ck.exercise('12.01')")
     path = lab.root / "exercise.ipynb"
@@ -289,9 +305,6 @@ def test_board_answer_saved_with_ctrl_s_and_graded(lab: Lab, page: Page) -> None
     focused = page.evaluate("document.activeElement.dataset.sq || ''")
     assert focused in ("b1", "h7"), "the focus is on a board square"
     page.keyboard.press("Control+s")
-    from chesskit.exercises.catalog import exercise
-    from chesskit.widgets.boardstate import BoardAnswer
-
     answers = saved_answers(path, "12.01")
     assert answers == [BoardAnswer("12.01", "Qh7#", False)]
     assert exercise("12.01").check(answers[0].answer).correct
@@ -318,8 +331,6 @@ def test_set_up_answer_placed_with_the_palette(lab: Lab, page: Page) -> None:
     page.locator(".ck-submit").click()
     message(page, "Right")
     page.keyboard.press("Control+s")
-    from chesskit.exercises.catalog import exercise
-
     answers = saved_answers(lab.root / "setup.ipynb", "02.02")
     assert exercise("02.02").check(answers[0].answer).correct
 
@@ -376,8 +387,6 @@ def test_board_answer_saved_in_notebook_7(lab: Lab, page: Page) -> None:
     message(page, "Right")  # the answer's output is updated before the feedback shows
     assert page.locator("text=your answer on the board: bxc3").is_visible()
     page.keyboard.press("Control+s")
-    from chesskit.widgets.boardstate import BoardAnswer
-
     assert saved_answers(lab.root / "nb7.ipynb", "04.10") == [
         BoardAnswer("04.10", "bxc3", False)]
 

@@ -161,7 +161,7 @@ def test_the_library_speaks_the_new_language(course: Path) -> None:
 def test_the_builder_writes_its_notebooks_and_feedback_speaks_it(course: Path) -> None:
     _run(course, "-m", "chesskit", "build", "--root", str(course), "--lesson", "90")
     for folder in ("lessons", "exercises"):
-        assert sorted(path.parent.name for path in (course / folder).glob("*/90-upper.ipynb")) \
+        assert sorted(path.parent.name for path in (course / folder).glob("*/90-upper*.ipynb")) \
             == ["en", "up", "zh-Hans", "zh-Hant"]
     lesson = nbformat.read(course / "lessons" / "up" / "90-upper.ipynb", as_version=4)
     assert [cell.source for cell in lesson.cells][:2] == [
@@ -171,7 +171,8 @@ def test_the_builder_writes_its_notebooks_and_feedback_speaks_it(course: Path) -
     assert english.cells[1].source == "# Lesson 90: Loud"
     traditional = nbformat.read(course / "lessons" / "zh-Hant" / "90-upper.ipynb", as_version=4)
     assert traditional.cells[1].source == "# 第90課：大聲"
-    up, en = (_shown(course / "exercises" / lang / "90-upper.ipynb") for lang in ("up", "en"))
+    up, en = (_shown(course / "exercises" / lang / "90-upper-exercises.ipynb")
+              for lang in ("up", "en"))
     assert up["intro"].startswith("# EXERCISES FOR LESSON 90: LOUD\n")
     assert up['ck.exercise("90.01")'].startswith("**90.01** NAME THE SQUARE.")
     assert up['ck.answer("90.01", "")'] == "✎ WRITE YOUR ANSWER BETWEEN THE QUOTES FIRST."

@@ -7,6 +7,7 @@ import pytest
 
 from chesskit.course.lessons import LessonSourceError, course_root, parse_lesson, review_ids
 from chesskit.course.notebooks import execute, lesson_notebook, stale
+from chesskit.i18n import t
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,9 +41,12 @@ def test_parse_and_build_three_languages() -> None:
     assert len(lesson.checks) == 1
     sources = {lang: [c.source for c in lesson_notebook(lesson, lang).cells]
                for lang in ("en", "zh-Hans", "zh-Hant")}
-    assert sources["en"][1:] == ["# The queen", 'ck.board("8/8/8/8/3Q4/8/8/8")', "Both."]
-    assert sources["zh-Hans"][1] == "# 后的走法"
-    assert sources["zh-Hant"][1] == "# 后的走法"
+    note = {lang: "\n\n" + t("notebooks.setup_note", lang=lang) for lang in sources}
+    assert sources["en"][1:] == ["# The queen" + note["en"], 'ck.board("8/8/8/8/3Q4/8/8/8")',
+                                 "Both."]
+    assert sources["zh-Hans"][1] == "# 后的走法" + note["zh-Hans"]
+    assert sources["zh-Hant"][1] == "# 后的走法" + note["zh-Hant"]
+    assert "NameError" in note["zh-Hant"] and "第一個格子" in note["zh-Hant"]
     assert sources["zh-Hant"][0].endswith('ck.set_language("zh-Hant")')
 
 
@@ -59,6 +63,18 @@ def test_bad_sources_name_the_problem(text: str, message: str) -> None:
 
 def test_committed_notebooks_are_fresh() -> None:
     assert stale(ROOT) == []
+
+
+def test_every_notebook_starts_with_its_set_up_and_says_so() -> None:
+    """``ck.progress()`` before the set-up is a NameError: the set-up cell is first and the
+    first text says to run it, and what to do after a NameError."""
+    for path in sorted([*ROOT.glob("lessons/*/*.ipynb"), *ROOT.glob("exercises/*/*.ipynb")]):
+        notebook = nbformat.read(path, as_version=4)
+        first, text = notebook.cells[0], next(c for c in notebook.cells
+                                               if c.cell_type == "markdown")
+        lang = notebook.metadata["chesskit"]["language"]
+        assert "setup" in first.metadata["tags"] and "import chesskit as ck" in first.source, path
+        assert text.source.endswith(t("notebooks.setup_note", lang=lang)), path
 
 
 def test_the_course_folder_is_found_from_inside_it_or_refused(tmp_path) -> None:

@@ -43,7 +43,7 @@ def test_site_notebook_is_trusted_and_keeps_progress() -> None:
                          "metadata": {}, "outputs": [{"output_type": "stream", "name": "stdout",
                                                       "text": ["a", "b"]}],
                          "execution_count": 1}]}
-    served = json.loads(build.site_notebook(json.dumps(lesson), keep_outputs=True))
+    served = json.loads(build.site_notebook(json.dumps(lesson)))
     first, code = served["cells"]
     assert "keep_progress()" in first["source"] and first["metadata"]["tags"] == ["setup"]
     assert code["source"] == "ck.board('start')" and code["metadata"]["trusted"] is True
@@ -114,7 +114,7 @@ def offline(tmp_path: Path) -> Iterator[tuple[BrowserContext, list[str]]]:
             browser.close()
 
 
-LESSON, EXERCISES = "lessons/en/00-start-here.ipynb", "exercises/en/00-start-here.ipynb"
+LESSON, EXERCISES = "lessons/en/00-start-here.ipynb", "exercises/en/00-start-here-exercises.ipynb"
 
 
 def tab(page: Page, path: str, *, current: bool = False) -> Any:
@@ -180,6 +180,25 @@ def side_to_move(color: chess.Color) -> str:
     return t("core.side_to_move", lang="en", side=color_name(color, lang="en"))
 
 
+def test_notebooks_open_unchanged_with_their_boards_and_tasks_shown(
+        base_url: str, offline: tuple[BrowserContext, list[str]]) -> None:
+    """A lesson and its exercise notebook show their saved boards (SVG) and tasks before
+    anything runs, in tabs named apart, and opening them does not mark them as changed."""
+    context, _ = offline
+    page = context.new_page()
+    for path, text in ((LESSON, "Lesson 0"), (EXERCISES, "00.01")):
+        page.goto(f"{base_url}/lab/index.html?path={path}")
+        tab(page, path, current=True).wait_for()
+        shown(page, ".jp-OutputArea-output svg").first.wait_for()
+        shown(page, ".jp-Cell").filter(has_text=text).first.wait_for()
+        kernel_idle(page)
+        page.wait_for_timeout(2000)  # JupyterLab writes kernel metadata just after idle
+        assert tab(page, path, current=True).locator(".lm-TabBar-tabLabel").inner_text() \
+            == path.rsplit("/", 1)[1]
+        dirty = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-dirty")
+        assert dirty.count() == 0, f"{path} shows as changed right after opening"
+
+
 def test_course_runs_offline_keeps_progress_and_a_notebook_is_handed_in(
         base_url: str, offline: tuple[BrowserContext, list[str]], tmp_path: Path) -> None:
     context, elsewhere = offline
@@ -208,8 +227,8 @@ def _play_a_move_in_the_lesson(page: Page, base_url: str) -> None:
 
 
 def _answer_an_exercise(page: Page) -> None:
-    """The lesson's link opens the exercise notebook of the same file name beside it."""
-    shown(page, 'a[href*="exercises/en/00-start-here.ipynb"]').first.click()
+    """The lesson's link opens its exercise notebook beside it, in a tab of its own name."""
+    shown(page, 'a[href*="exercises/en/00-start-here-exercises.ipynb"]').first.click()
     tab(page, EXERCISES, current=True).wait_for()
     kernel_idle(page)
     run_all(page)

@@ -15,9 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+import _teacher_fakes
 import pytest
 
-from chesskit.teacher import submissions
+from chesskit.teacher import grading, submissions
+from chesskit.teacher.assignment import Assignment, Part
 from chesskit.teacher.submissions import Submission, collect
 
 T = TypeVar("T")
@@ -349,10 +351,6 @@ def test_each_zip_is_opened_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 def test_a_class_with_every_bad_input_is_graded(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    import _teacher_fakes
-
-    from chesskit.teacher import grading
-
     _teacher_fakes.install(monkeypatch)
     cls = tmp_path / "class"
     write(cls / "Ana" / "01-mate.ipynb")
@@ -366,3 +364,29 @@ def test_a_class_with_every_bad_input_is_graded(tmp_path: Path,
     again = _finishes(lambda: grading.grade([cls], out=tmp_path / "out"))
     assert len(report.students) == 5 and report.students == again.students
     assert "王小明" in report.students and report.csv.exists() and report.html.exists()
+
+
+@pytest.mark.parametrize("handed_in", [
+    ("Ana Lee_1000_assignsubmission_file_", "07-castling-exercises.ipynb"),
+    ("Ana Lee_1000_assignsubmission_file_07-castling-exercises.ipynb",),
+    ("leeana_12345_67890_07-castling-exercises-1.ipynb",),
+    ("Ana Lee - 07-castling-exercises (1).ipynb",),
+    ("Ana Lee - 07-castling-exercises.ipynb",),
+    ("Ana Lee_1000_assignsubmission_file_07-castling.ipynb",),  # the name before the rename
+    ("leeana_12345_67890_07-castling-1.ipynb",),
+    ("Ana", "exercises_en_07-castling-exercises.ipynb"),  # a browser-course download
+])
+def test_exercise_notebooks_old_and_new_names_are_the_lessons_part(
+        handed_in: tuple[str, ...]) -> None:
+    owner = submissions.student_of(handed_in)
+    assert owner.student in ("Ana Lee", "leeana", "Ana")
+    castling = Assignment((Part("07-castling", ("07.01",), 7), Part("07-castle", ())))
+    part = castling.part_of(owner.file)
+    assert part is not None and part.name == "07-castling"
+
+
+def test_a_folder_of_course_notebooks_is_one_student(tmp_path: Path) -> None:
+    for name in ("07-castling-exercises.ipynb", "08-how-a-game-ends.ipynb"):
+        write(tmp_path / "Ana" / name)
+    (found,) = collect([tmp_path / "Ana"])[0]
+    assert found.student == "Ana" and len(found.files) == 2

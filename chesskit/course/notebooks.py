@@ -2,11 +2,12 @@
 
 A lesson source (``lessons/src/LL-slug.md``, format in DESIGN.md) becomes
 ``lessons/<lang>/LL-slug.ipynb``; the lesson's bank items become
-``exercises/<lang>/LL-slug.ipynb``.  ``chesskit build`` writes and executes them.
+``exercises/<lang>/LL-slug-exercises.ipynb`` (a name of its own, so the two tabs say which is
+which).  ``chesskit build`` writes and executes them.
 
 >>> from chesskit.course.lessons import parse_lesson
 >>> lesson = parse_lesson("---\\nlesson: 1\\nslug: board\\ntitle: {en: \\"The board\\"}\\n---\\nHi")
->>> lesson_notebook(lesson, "en").cells[-1].source
+>>> lesson_notebook(lesson, "en").cells[-1].source.splitlines()[0]
 'Hi'
 """
 
@@ -72,13 +73,16 @@ def exercise_cells(ids: Iterable[str], *, review: bool = False) -> list[nbformat
 
 
 def lesson_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
-    """The unexecuted notebook of one lesson in one language."""
+    """The unexecuted notebook of one lesson in one language; its first text ends with the
+    note that the (hidden) first cell runs first."""
     cells = []
     for cell in lesson.cells:
         text = cell.text(lang)
         if cell.kind == "code":
             cells.append(nbformat.v4.new_code_cell(text))
         elif text:
+            if not any(c.cell_type == "markdown" for c in cells):
+                text += "\n\n" + t("notebooks.setup_note", lang=lang)
             cells.append(nbformat.v4.new_markdown_cell(text))
     return course_notebook(cells, lang=lang, prefix=f"l{lesson.number:02d}")
 
@@ -88,7 +92,8 @@ def exercise_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
     own, review = exercise_ids(lesson)
     name = localize(dict(lesson.title), lang=lang)
     cells = [nbformat.v4.new_markdown_cell(
-        t("notebooks.exercise_intro", lang=lang, number=lesson.number, title=name))]
+        t("notebooks.exercise_intro", lang=lang, number=lesson.number, title=name) + "\n\n"
+        + t("notebooks.setup_note", lang=lang))]
     cells += exercise_cells(own, review=lesson.mixed)
     if review:
         cells.append(nbformat.v4.new_markdown_cell(t("notebooks.review_intro", lang=lang)))
@@ -97,13 +102,22 @@ def exercise_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
     return course_notebook(cells, lang=lang, prefix=f"x{lesson.number:02d}")
 
 
+def exercise_file(lesson_name: str) -> str:
+    """The file name of a lesson's exercise notebook (the lesson's own is ``LL-slug.ipynb``).
+
+    >>> exercise_file("07-castling")
+    '07-castling-exercises.ipynb'
+    """
+    return f"{lesson_name}-exercises.ipynb"
+
+
 def targets(lesson: Lesson, root: Path) -> list[tuple[Path, nbformat.NotebookNode]]:
     """Every notebook a lesson source builds, with its path."""
     built = []
     for lang in languages():
         built.append((root / "lessons" / lang / f"{lesson.name}.ipynb",
                       lesson_notebook(lesson, lang)))
-        built.append((root / "exercises" / lang / f"{lesson.name}.ipynb",
+        built.append((root / "exercises" / lang / exercise_file(lesson.name),
                       exercise_notebook(lesson, lang)))
     return built
 
@@ -141,8 +155,8 @@ def execute(notebook: nbformat.NotebookNode, *, cwd: Path, name: str = "the note
     """Run a notebook top to bottom in a fresh kernel. A kernel that dies or does not start
     (a busy machine) is started again, ``tries`` times in all; a failing cell raises
     LessonSourceError naming ``name`` and the error."""
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
+    from nbclient import NotebookClient  # noqa: PLC0415 (only `chesskit build` runs notebooks)
+    from nbclient.exceptions import CellExecutionError  # noqa: PLC0415 (as above)
 
     attempt = 0
     while True:

@@ -40,6 +40,13 @@ if TYPE_CHECKING:
 SEARCH_LIMIT = 12
 """No solo drill needs more moves than this."""
 
+HOW_EXAMPLES: dict[chess.PieceType, tuple[str, str]] = {
+    chess.ROOK: ("Rc1 Rc8", "a1c1 c1c8"), chess.BISHOP: ("Bc4 Bf7", "f1c4 c4f7"),
+    chess.KNIGHT: ("Nf3 Ng5", "g1f3 f3g5"), chess.QUEEN: ("Qd4 Qa7", "d1d4 d4a7"),
+    chess.KING: ("Kd2 Kc3", "e1d2 d2c3"), chess.PAWN: ("e4 e5", "e2e4 e4e5")}
+"""How to write a solo drill's moves, with the piece that moves (each example is the piece's
+two moves from its start square on an empty board, tested)."""
+
 
 def square_list(text: object) -> list[chess.Square]:
     """Squares written in a field ("c4 f7" or a list), in the order written."""
@@ -132,7 +139,14 @@ class SoloKind(Kind):
         return solo.scripted_reply(board, self.goal(ex).replies)
 
     def answer_how(self, ex: Exercise, lang: Lang) -> str:
-        return t("exercises.solo_how", lang=lang)
+        board = ex.board()
+        mover = self.goal(ex).mover
+        pieces = [board.piece_type_at(mover)] if mover is not None else [
+            p.piece_type for p in board.piece_map().values()
+            if p.color == board.turn and p.piece_type != chess.KING]
+        san, uci = HOW_EXAMPLES.get(pieces[0] or chess.ROOK if pieces else chess.ROOK,
+                                    HOW_EXAMPLES[chess.ROOK])
+        return t("exercises.solo_how", lang=lang, san=san, uci=uci)
 
     def step_hint(self, ex: Exercise, lang: Lang) -> str:
         return t("exercises.solo_par_hint", lang=lang, par=self.par(ex))

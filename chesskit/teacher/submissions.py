@@ -14,6 +14,9 @@ Exports are read as the learning platforms write them:
 - Google Classroom (a Drive download): ``Homework 7/Ana Lee - 07-castling.ipynb``;
 - plain folders (a folder per student, or ``ana.ipynb`` per student) and zips of them.
 
+A lesson's exercise notebook is ``07-castling-exercises.ipynb``; classes hand in the older name
+``07-castling.ipynb`` too, and both are the same part (``Assignment.part_of``).
+
 >>> student_of(("Ana Lee_1000_assignsubmission_file_", "07-castling.ipynb"))
 Owner(student='Ana Lee', file='07-castling.ipynb', late=None, key='1000', keyed=False)
 >>> student_of(("leeana_late_12345_67890_07-castling-1.ipynb",))

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 _STATIC = resources.files("chesskit") / "static"
 _UI_KEYS = ("flip", "first", "back", "forward", "last", "takeback", "clear", "move_box",
             "answer_box", "play", "submit", "hint", "solution", "promote", "cancel", "can_go",
-            "targets", "palette", "delete", "minus", "ok", "again", "dead", "ask")
+            "targets", "palette", "delete", "minus", "ok", "again", "dead", "ask", "keys")
 _PROMOTIONS = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT}
 _REASONS = {
     chess.Termination.CHECKMATE: "checkmate",

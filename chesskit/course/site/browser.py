@@ -27,7 +27,7 @@ _mounted: set[str] = set()
 
 def _sync(fs: Any, *, load: bool) -> asyncio.Future[object]:
     """FS.syncfs as a future: ``load`` True reads IndexedDB into memory, False writes it."""
-    from pyodide.ffi import create_once_callable
+    from pyodide.ffi import create_once_callable  # noqa: PLC0415 (only in Pyodide)
 
     done: asyncio.Future[object] = asyncio.get_event_loop().create_future()
 
@@ -83,11 +83,11 @@ async def keep_progress() -> bool:
     """Make the progress folder persistent in this browser; True when it was mounted now."""
     if sys.platform != "emscripten":
         return False
-    import js
-    import pyodide_js
-    from pyodide.ffi import create_proxy
+    import js  # noqa: PLC0415 (only in Pyodide)
+    import pyodide_js  # noqa: PLC0415 (only in Pyodide)
+    from pyodide.ffi import create_proxy  # noqa: PLC0415 (only in Pyodide)
 
-    from chesskit.learner import data_dir
+    from chesskit.learner import data_dir  # noqa: PLC0415 (the store only once the kernel runs)
 
     folder = str(data_dir())
     if folder in _mounted:
@@ -117,7 +117,7 @@ async def keep_progress() -> bool:
 
 def _shell() -> Any:
     try:
-        from IPython import get_ipython
+        from IPython import get_ipython  # noqa: PLC0415 (only inside a kernel)
     except ImportError:
         return None
     return get_ipython()

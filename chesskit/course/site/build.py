@@ -18,7 +18,7 @@ How it fits together:
   browser's IndexedDB, so progress survives a reload;
 - JupyterLite's session lookup is corrected in the built app (:func:`sessions_by_path`): it
   took a notebook for another one with the same file name (``lessons/en/00-start-here.ipynb``
-  and ``exercises/en/00-start-here.ipynb``), whose kernel then stayed "Initializing".
+  and ``lessons/zh-Hans/00-start-here.ipynb``), whose kernel then stayed "Initializing".
 
 >>> browser_requirements("Requires-Dist: pexpect; sys_platform != 'emscripten'\\n")
 []
@@ -46,7 +46,7 @@ from importlib import metadata
 from pathlib import Path
 
 from chesskit.errors import SiteError as SiteError  # also importable from here
-from chesskit.i18n import language, languages
+from chesskit.i18n import language, languages, t
 
 ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_CACHE = ROOT / ".cache" / "site"
@@ -70,6 +70,14 @@ LABEXTENSIONS = ("anywidget", "@jupyter-widgets/jupyterlab-manager",
                  "@jupyterlite/pyodide-kernel-extension")
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 START = "lessons/{lang}/00-start-here.ipynb"
+# The kernel a site notebook names and the language its kernel reports (jupyterlite-pyodide-
+# kernel 0.8.6's own words): JupyterLab writes both on open, so a different value showed every
+# notebook as changed (tests/test_site.py opens one and checks).
+PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
+PYODIDE_LANGUAGE_INFO = {"codemirror_mode": {"name": "python", "version": 3},
+                         "file_extension": ".py", "mimetype": "text/x-python", "name": "python",
+                         "nbconvert_exporter": "python", "pygments_lexer": "ipython3",
+                         "version": "3.8"}
 # JupyterLite's LiteSessionClient.startNew (minified) returns the running session whose *name*
 # (JupyterLab passes the file name) is asked for, before it starts a kernel.
 SESSION_BY_NAME = re.compile(r"let\{path:(?P<path>[\w$]+),name:(?P<name>[\w$]+)\}=(?P<opts>[\w$]+),"
@@ -99,7 +107,7 @@ def browser_requirements(metadata_text: str) -> list[str]:
     >>> browser_requirements("Requires-Dist: comm>=0.1.3\\nRequires-Dist: ipython\\n")
     ['comm', 'ipython']
     """
-    from packaging.requirements import Requirement
+    from packaging.requirements import Requirement  # noqa: PLC0415 (a build-time tool)
 
     names = []
     for line in metadata_text.splitlines():
@@ -141,7 +149,7 @@ def _run(command: list[str], *, what: str, cwd: Path | None = None) -> None:
 def pyodide_version() -> str:
     """The Pyodide version the installed Pyodide kernel expects (``"314.0.6"``)."""
     try:
-        from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
+        from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION  # noqa: PLC0415 (build-time)
     except ImportError as error:
         raise SiteError("jupyterlite-pyodide-kernel is not installed: pip install -e '.[site]'.") \
             from error
@@ -310,23 +318,25 @@ def _joined(value: object) -> object:
         isinstance(part, str) for part in value) else value
 
 
-def site_notebook(text: str, *, keep_outputs: bool) -> str:
-    """A course notebook as the site serves it: trusted, texts joined, maybe without outputs.
+def site_notebook(text: str) -> str:
+    """A course notebook as the site serves it: trusted, texts joined, outputs kept.
 
     A hidden first cell keeps the learner's progress in the browser (KEEP_PROGRESS).
-    Code cells are marked trusted (the course's own notebooks, as ``dev.py course`` trusts
-    them), so their stored SVG boards show; multi-line texts become single strings, as the
-    JupyterLab frontend expects.  Exercise notebooks lose their stored outputs: their boards
-    are about 20 MB of SVG, and in the browser the learner runs them anyway (an answer needs
-    the kernel).
+    The kernelspec and language are the Pyodide kernel's (JupyterLab would rewrite them on open
+    and show the notebook as changed).  Code cells are marked trusted (the course's own
+    notebooks, as ``dev.py course`` trusts them), so their stored SVG boards show; multi-line
+    texts become single strings, as the JupyterLab frontend expects.  Every notebook keeps its
+    stored outputs, so its boards and tasks show before Python has started (an exercise
+    notebook is at most 0.5 MB).
 
     >>> text = site_notebook('{"cells": [{"cell_type": "code", "source": ["a", "b"],'
-    ...                      ' "metadata": {}, "outputs": [1], "execution_count": 3}]}',
-    ...                      keep_outputs=False)
-    >>> json.loads(text)["cells"][1]["source"], json.loads(text)["cells"][1]["outputs"]
-    ('ab', [])
+    ...                      ' "metadata": {}, "outputs": [], "execution_count": 3}]}')
+    >>> json.loads(text)["cells"][1]["source"], json.loads(text)["cells"][1]["metadata"]
+    ('ab', {'trusted': True})
     """
     notebook = json.loads(text)
+    notebook.setdefault("metadata", {}).update(kernelspec=dict(PYODIDE_KERNELSPEC),
+                                               language_info=dict(PYODIDE_LANGUAGE_INFO))
     notebook["cells"].insert(0, {
         "cell_type": "code", "id": "site-progress", "execution_count": None, "outputs": [],
         "source": KEEP_PROGRESS,
@@ -336,8 +346,6 @@ def site_notebook(text: str, *, keep_outputs: bool) -> str:
         if cell["cell_type"] != "code":
             continue
         cell["metadata"]["trusted"] = True
-        if not keep_outputs:
-            cell["outputs"], cell["execution_count"] = [], None
         for output in cell["outputs"]:
             if "text" in output:
                 output["text"] = _joined(output["text"])
@@ -355,8 +363,7 @@ def _course_files(root: Path, files: Path) -> int:
                 raise SiteError(f"{folder}/{lang} has no notebooks: run 'chesskit build' first.")
             (files / folder / lang).mkdir(parents=True, exist_ok=True)
             for notebook in notebooks:
-                text = site_notebook(notebook.read_text(encoding="utf-8"),
-                                     keep_outputs=folder == "lessons")
+                text = site_notebook(notebook.read_text(encoding="utf-8"))
                 (files / folder / lang / notebook.name).write_text(text, encoding="utf-8")
                 count += 1
     return count
@@ -390,8 +397,6 @@ def start_page(config_script: str = "") -> str:
     ``config_script`` is JupyterLite's ``jupyter-config-data`` element of the page it replaces:
     the apps below read it from ``../index.html``.
     """
-    from chesskit.i18n import t
-
     links = "\n".join(
         f'<li><a href="lab/index.html?path={START.format(lang=lang)}" lang="{lang}">'
         f"{language(lang).name}</a></li>" for lang in languages())
@@ -417,7 +422,7 @@ def _labextension(name: str) -> Path:
 
 
 def _jupyter_data_paths() -> list[str]:
-    from jupyter_core.paths import jupyter_path
+    from jupyter_core.paths import jupyter_path  # noqa: PLC0415 (a build-time tool)
 
     return list(jupyter_path())
 
