@@ -84,6 +84,9 @@ def lesson_notebook(lesson: Lesson, lang: str) -> nbformat.NotebookNode:
             if not any(c.cell_type == "markdown" for c in cells):
                 text += "\n\n" + t("notebooks.setup_note", lang=lang)
             cells.append(nbformat.v4.new_markdown_cell(text))
+    if lesson.number:  # the last page: practise the lessons reached so far
+        cells.append(nbformat.v4.new_markdown_cell(t("notebooks.practice_intro", lang=lang)))
+        cells.append(nbformat.v4.new_code_cell(f"ck.practice_button(upto={lesson.number})"))
     return course_notebook(cells, lang=lang, prefix=f"l{lesson.number:02d}")
 
 

@@ -13,7 +13,17 @@ from chesskit.i18n import t
 from chesskit.learner.selection import practice
 
 
-def practice_button(*, upto: int | None = None, lang: str | None = None) -> ipywidgets.VBox:
+class PracticeButton(ipywidgets.VBox):  # type: ignore[misc]
+    """The button and the exercise under it; saved without its widget, it reads as a sentence
+    (what a reopened notebook shows before its kernel runs)."""
+
+    lang = ""
+
+    def __repr__(self) -> str:
+        return t("learner.practise_static", lang=self.lang or None)
+
+
+def practice_button(*, upto: int | None = None, lang: str | None = None) -> PracticeButton:
     """A "Practise" button and, under it, the exercise each click picks for you
     (``ck.practice(upto=upto)``: lessons 0 to ``upto``, at your level).
 
@@ -29,4 +39,6 @@ def practice_button(*, upto: int | None = None, lang: str | None = None) -> ipyw
             display(practice(upto=upto, lang=lang))
 
     button.on_click(next_exercise)
-    return ipywidgets.VBox([button, shown])
+    box = PracticeButton([button, shown])
+    box.lang = lang or ""
+    return box
