@@ -23,6 +23,7 @@ import chesskit as ck
 from chesskit.classroom import client, pages, service
 from chesskit.classroom.client import Classroom, Connection, Notice, Summary, from_environment
 from chesskit.classroom.widgets import StudentBoard, TeacherBoard, next_exercise
+from chesskit.errors import ClassroomError
 
 LIMIT = 30.0
 MATE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
@@ -139,7 +140,7 @@ def refusal(laptop: Laptop, token: str, round_id: int, text: str) -> tuple[int, 
 
 def refused(room: Classroom, round_id: int, text: str) -> tuple[int, str]:
     """What :meth:`Classroom.answer` says to ``text``: status and sentence."""
-    with pytest.raises(ck.ChessKitError) as error:
+    with pytest.raises(ClassroomError) as error:
         room.answer(round_id, text)
     return int(error.value.code.removeprefix("http_")), str(error.value)
 
