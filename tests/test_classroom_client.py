@@ -1,9 +1,10 @@
 """``ck.classroom`` against a real classroom service started in this process (laptop mode).
 
 Each "kernel" is a :class:`chesskit.classroom.client.Classroom` with its own token: its boards
-get the service's events through the listener thread (a real websocket), and answers go
-through the REST API.  The boards are driven as the page drives them (``handle`` with the
-page's messages).  Every wait is event-driven with a generous limit.
+get the service's events through the listener thread (a real websocket), and answers go over
+that websocket (or through the REST API when it is down).  The boards are driven as the page
+drives them (``handle`` with the page's messages).
+Every wait is event-driven with a generous limit.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ import pytest
 from _classroom import Laptop, free_port, running_classroom
 
 import chesskit as ck
-from chesskit.classroom import client, pages
+from chesskit.classroom import client, pages, service
 from chesskit.classroom.client import Classroom, Connection, Notice, Summary, from_environment
 from chesskit.classroom.widgets import StudentBoard, TeacherBoard, next_exercise
+from chesskit.errors import ClassroomError
 
 LIMIT = 30.0
 MATE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
@@ -115,6 +117,34 @@ def test_the_pages_data_is_fresh() -> None:
     assert pages.texts("zh-Hant")["waiting"] == "等老師提問。"
 
 
+@pytest.fixture
+def posted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The ids of the rounds answered by ``POST api/rounds/<id>/answers`` during a test."""
+    rounds: list[str] = []
+    original = service.Answers.post
+
+    async def counted(self: service.Answers, round_id: str) -> None:
+        rounds.append(round_id)
+        await original(self, round_id)
+
+    monkeypatch.setattr(service.Answers, "post", counted)
+    return rounds
+
+
+def refusal(laptop: Laptop, token: str, round_id: int, text: str) -> tuple[int, str]:
+    """What ``POST api/rounds/<id>/answers`` says to ``text``: status and sentence."""
+    status, data = laptop.call("POST", f"api/rounds/{round_id}/answers", {"answer": text},
+                               token=token)
+    return status, data["error"]
+
+
+def refused(room: Classroom, round_id: int, text: str) -> tuple[int, str]:
+    """What :meth:`Classroom.answer` says to ``text``: status and sentence."""
+    with pytest.raises(ClassroomError) as error:
+        room.answer(round_id, text)
+    return int(error.value.code.removeprefix("http_")), str(error.value)
+
+
 # -- a class: a teacher, two students --------------------------------------------------------
 
 
@@ -179,7 +209,8 @@ def test_a_restarted_kernel_or_a_late_student_gets_the_current_round(laptop: Lap
         with kernel(laptop, bo_token) as restarted:  # the same student, a new kernel
             again = restarted.join()
             assert isinstance(again, StudentBoard)
-            wait_for(lambda: again.round_id == big.round_id, what="the round after a restart")
+            wait_for(lambda: again.round_id == big.round_id and again.sent,
+                     what="the round after a restart")
             assert again.sent == "g3" and ["g2", "g3", "blue"] in again.arrows
             play(again, "f2", "f3")
         with kernel(laptop, laptop.join("Cy")) as late:
@@ -215,3 +246,77 @@ def test_the_listener_falls_back_to_asking_for_the_current_round(laptop: Laptop)
     listener = client.Listener(Connection(laptop.url, laptop.teacher), events.append)
     listener.poll()
     assert events and events[0]["type"] == "poll"
+
+
+# -- answers over the websocket ----------------------------------------------------------------
+
+
+def test_an_answer_goes_over_the_open_websocket(laptop: Laptop, posted: list[str]) -> None:
+    dee_token = laptop.join("Dee")
+    with kernel(laptop, laptop.teacher) as teacher_room, kernel(laptop, dee_token) as dee_room:
+        big = teacher_room.ask(fen=MATE)
+        dee = dee_room.join()
+        assert isinstance(big, TeacherBoard) and isinstance(dee, StudentBoard)
+        assert dee_room.listener is not None and dee_room.listener.connected.wait(LIMIT)
+        wait_for(lambda: dee.round_id == big.round_id, what="the round")
+        play(dee, "a1", "a8")
+        assert dee.sent == "Ra8#" and dee.message_kind == "ok"
+        play(dee, "h2", "h3")  # changed: the last answer counts
+        assert dee.sent == "h3" and ["h2", "h3", "blue"] in dee.arrows
+        wait_for(lambda: [(a["student"], a["move"]) for a in big.answers] == [("Dee", "h3")],
+                 what="Dee's changed answer")
+        assert big.answered == 1
+        # every refusal is the sentence the HTTP endpoint gives, with its status
+        for text in ("Kg2", "zz"):  # (a student's budget: 10 requests, then 2 a second)
+            status, sentence = refused(dee_room, big.round_id, text)
+            assert status == 400 and (status, sentence) == refusal(
+                laptop, dee_token, big.round_id, text)
+        assert refused(teacher_room, big.round_id, "Ra8#") == refusal(
+            laptop, laptop.teacher, big.round_id, "Ra8#")
+        posted.clear()  # the HTTP refusals asked above for comparison
+        teacher_room.close()
+        status, sentence = refused(dee_room, big.round_id, "Ra8#")
+        assert status == 409 and (status, sentence) == refusal(
+            laptop, dee_token, big.round_id, "Ra8#")
+        assert posted == [str(big.round_id)]  # only the comparison: no answer went by POST
+        assert big.answered == 1
+
+
+def test_an_answer_goes_by_post_when_the_websocket_is_down(laptop: Laptop,
+                                                           posted: list[str]) -> None:
+    eve_token = laptop.join("Eve")
+    with kernel(laptop, laptop.teacher) as teacher_room, kernel(laptop, eve_token) as eve_room:
+        big = teacher_room.ask(fen=MATE)
+        assert isinstance(big, TeacherBoard)
+        assert eve_room.answer(big.round_id, "h3")["move"] == "h3"  # no listener: POST
+        assert posted == [str(big.round_id)]
+        eve = eve_room.join()
+        assert isinstance(eve, StudentBoard) and eve_room.listener is not None
+        wait_for(lambda: eve.round_id == big.round_id and eve.sent == "h3", what="the round")
+        eve_room.listener.stop()
+        wait_for(lambda: not eve_room.listener or not eve_room.listener.is_alive(),
+                 what="the listener to end")
+        play(eve, "a1", "a8")  # the socket is down: POST, the same reply
+        assert eve.sent == "Ra8#" and posted == [str(big.round_id)] * 2
+        wait_for(lambda: big.correct == 1, what="Eve's changed answer")
+        assert big.answered == 1 and [m["san"] for m in big.moves] == ["Ra8#"]
+
+
+def test_an_answer_without_a_reply_is_sent_again_by_post_and_counts_once(
+        laptop: Laptop, posted: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    with kernel(laptop, laptop.teacher) as teacher_room, \
+            kernel(laptop, laptop.join("Flo")) as flo_room:
+        big = teacher_room.ask(fen=MATE)
+        flo = flo_room.join()
+        assert isinstance(big, TeacherBoard) and isinstance(flo, StudentBoard)
+        listener = flo_room.listener
+        assert listener is not None and listener.connected.wait(LIMIT)
+        wait_for(lambda: flo.round_id == big.round_id, what="the round")
+        monkeypatch.setattr(client, "ANSWER_TIMEOUT", 1.0)
+        monkeypatch.setattr(listener, "_settle", lambda event: None)  # every reply lost
+        play(flo, "a1", "a8")  # counted over the socket, no reply in 1 s: POST again
+        assert flo.sent == "Ra8#" and posted == [str(big.round_id)]
+        wait_for(lambda: big.correct == 1, what="Flo's answer")
+        summary = teacher_room.summary()
+        assert isinstance(summary, Summary)
+        assert summary["answered"] == 1 and summary["moves"] == {"Ra8#": 1}

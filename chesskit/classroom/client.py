@@ -8,7 +8,8 @@ a thread gets a new round within a second even then; a widget's traitlets set fr
 reach the page through ipykernel's thread-safe IOPub channel.  When the websocket cannot be
 opened, the thread asks ``api/rounds/current`` instead and tries again after 1 s, backing off
 to 10 s, so a student still gets the round (a little later) behind a proxy that drops
-websockets.
+websockets.  A student's answer goes over that websocket while it is open (it costs the
+service less than half of a ``POST``), else, or when no reply comes in time, by ``POST``.
 
 On a JupyterHub the service's address comes from ``$CHESSKIT_CLASSROOM_URL`` (the trial
 ``jupyterhub_config.py`` sets it) and the identity from the kernel's ``$JUPYTERHUB_API_TOKEN``;
@@ -22,10 +23,12 @@ a laptop-mode session token may be given as ``$CHESSKIT_CLASSROOM_TOKEN`` or wit
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import html
 import json
 import os
+import queue
 import threading
 import urllib.error
 import urllib.parse
@@ -47,6 +50,8 @@ TIMEOUT = 10.0
 """Seconds a REST call may take before the service counts as unreachable."""
 RETRY = (1.0, 10.0)
 """The listener's first and longest wait before it tries the websocket again."""
+ANSWER_TIMEOUT = 10.0
+"""Seconds an answer sent on the websocket waits for its reply before it is sent by POST."""
 
 Handler = Callable[[Mapping[str, Any]], None]
 
@@ -138,18 +143,93 @@ def from_environment(environ: Mapping[str, str] | None = None) -> Connection:
 class Listener(threading.Thread):
     """The service's events, read in a thread of their own; ``handler`` gets each message
     (and ``{"type": "poll", "round": ...}`` from ``api/rounds/current`` while the websocket
-    is down).  ``stop()`` ends it."""
+    is down) from one more thread, in order, so a board busy sending an answer never holds up
+    the reply it waits for.  :meth:`send_answer` answers over the websocket.  ``stop()`` ends
+    it."""
 
     def __init__(self, connection: Connection, handler: Handler) -> None:
         super().__init__(name="chesskit-classroom-events", daemon=True)
         self.connection, self.handler = connection, handler
         self.connected = threading.Event()
+        self.lang = get_language()
+        """The language of the websocket's sentences (the refusals of answers sent on it)."""
         self._stopping = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._socket: Any = None
+        self._events: queue.SimpleQueue[Mapping[str, Any] | None] = queue.SimpleQueue()
+        self._waiting: list[tuple[int, concurrent.futures.Future[Mapping[str, Any] | None]]] = []
+        self._waiting_lock = threading.Lock()
 
     def run(self) -> None:
-        asyncio.run(self._main())
+        handing = threading.Thread(target=self._hand_over, name="chesskit-classroom-handler",
+                                   daemon=True)
+        handing.start()
+        try:
+            asyncio.run(self._main())
+        finally:
+            self._settle_all()
+            self._events.put(None)
+
+    def send_answer(self, round_id: int, text: str, *,
+                    timeout: float | None = None) -> Mapping[str, Any] | None:
+        """Send an answer on the websocket (from any thread): the reply ``{"round", "move",
+        "uci"}``, ClassroomError with the service's sentence (code ``http_<status>``), or None
+        when the websocket is down or no reply came within ``timeout`` s (default
+        :data:`ANSWER_TIMEOUT`; then send it by
+        POST: one answer per student and round, the last counts, so nothing counts twice)."""
+        loop, socket = self._loop, self._socket
+        if not self.connected.is_set() or loop is None or socket is None:
+            return None
+        reply: concurrent.futures.Future[Mapping[str, Any] | None] = concurrent.futures.Future()
+        waiting = (round_id, reply)
+        with self._waiting_lock:
+            self._waiting.append(waiting)
+        message = json.dumps({"type": "answer", "round": round_id, "answer": text})
+        try:
+            loop.call_soon_threadsafe(self._write, socket, message, reply)
+            event = reply.result(ANSWER_TIMEOUT if timeout is None else timeout)
+        except (RuntimeError, concurrent.futures.TimeoutError):  # a loop gone, or no reply
+            event = None
+        finally:
+            with self._waiting_lock, contextlib.suppress(ValueError):
+                self._waiting.remove(waiting)
+        if event is None:
+            return None
+        if event.get("type") == "error":
+            status = event.get("status", 400)
+            raise ClassroomError(f"http_{status}", str(event.get("error")) or t(
+                "classroom.client_refused", lang=self.lang, status=status))
+        return {"round": round_id, "move": event.get("move", ""), "uci": event.get("uci", "")}
+
+    @staticmethod
+    def _write(socket: Any, message: str,
+               reply: concurrent.futures.Future[Mapping[str, Any] | None]) -> None:
+        try:
+            socket.write_message(message)
+        except Exception:  # noqa: BLE001  (closed meanwhile: the caller sends it by POST)
+            if not reply.done():
+                reply.set_result(None)
+
+    def _settle(self, event: Mapping[str, Any]) -> None:
+        """An ``answer_ack`` or ``error`` is the reply to the oldest answer waiting for its
+        round (the service answers a socket's messages in order)."""
+        if event.get("type") not in ("answer_ack", "error"):
+            return
+        with self._waiting_lock:
+            for waiting in self._waiting:
+                if waiting[0] == event.get("round"):
+                    self._waiting.remove(waiting)
+                    if not waiting[1].done():
+                        waiting[1].set_result(event)
+                    return
+
+    def _settle_all(self) -> None:
+        """The websocket is gone: every answer waiting for a reply goes by POST at once."""
+        with self._waiting_lock:
+            waiting, self._waiting = self._waiting, []
+        for _, reply in waiting:
+            if not reply.done():
+                reply.set_result(None)
 
     def stop(self) -> None:
         """Close the websocket and end the thread (soon, not at once)."""
@@ -163,7 +243,8 @@ class Listener(threading.Thread):
         self._loop = asyncio.get_running_loop()
         wait = RETRY[0]
         while not self._stopping.is_set():
-            request = HTTPRequest(self.connection.events_url() + f"?lang={get_language()}",
+            self.lang = get_language()
+            request = HTTPRequest(self.connection.events_url() + f"?lang={self.lang}",
                                   headers={"Authorization": f"token {self.connection.token}"},
                                   connect_timeout=TIMEOUT, request_timeout=TIMEOUT)
             try:
@@ -175,6 +256,7 @@ class Listener(threading.Thread):
                 self.connected.set()
                 await self._read(self._socket)
                 self.connected.clear()
+                self._settle_all()
             if self._stopping.is_set():
                 break
             await asyncio.sleep(wait)
@@ -188,7 +270,8 @@ class Listener(threading.Thread):
             with contextlib.suppress(ValueError):
                 event = json.loads(message)
                 if isinstance(event, dict):
-                    self._deliver(event)
+                    self._settle(event)
+                    self._events.put(event)
 
     def poll(self) -> None:
         """Ask for the current round once (what the listener does while it cannot connect)."""
@@ -204,6 +287,11 @@ class Listener(threading.Thread):
     def _deliver(self, event: Mapping[str, Any]) -> None:
         with contextlib.suppress(Exception):  # a widget's failure never ends the listener
             self.handler(event)
+
+    def _hand_over(self) -> None:
+        """The handler thread: the websocket's events to ``handler``, in order."""
+        while (event := self._events.get()) is not None:
+            self._deliver(event)
 
 
 @dataclass
@@ -313,7 +401,14 @@ class Classroom:
 
     def answer(self, round_id: int, text: str, *, lang: str | None = None) -> Mapping[str, Any]:
         """Send a student's answer; ``{"move", "uci", "round"}`` or ClassroomError (400 with
-        the sentence that says why the move cannot be played, 409 once the round is over)."""
+        the sentence that says why the move cannot be played, 409 once the round is over).
+        It goes over the listener's websocket when that is open and speaks ``lang``, else (or
+        when no reply comes in time) by ``POST api/rounds/<id>/answers``."""
+        listener = self.listener
+        if listener is not None and listener.lang == get_language(lang):
+            reply = listener.send_answer(round_id, text)
+            if reply is not None:
+                return dict(reply)
         return dict(self.connection.request("POST", f"api/rounds/{round_id}/answers",
                                             {"answer": text}, lang=lang))
 

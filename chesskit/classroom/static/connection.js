@@ -37,7 +37,8 @@ const CKConnection = (role) => {
       return { status: 0, ok: false, data: { error: tx("offline") } };
     }
   };
-  // the events: reconnects after 1 s, backing off to 10 s; onState(true|false) on (dis)connect
+  // the events: reconnects after 1 s, backing off to 10 s; onState(true|false) on (dis)connect;
+  // returns send(message): true when it went on the open socket, false when there is none
   const events = (onMessage, onState) => {
     let wait = 1000, socket = null, pinger = null;
     const open = () => {
@@ -58,6 +59,10 @@ const CKConnection = (role) => {
       pinger = setInterval(() => { if (socket.readyState === 1) socket.send('{"type":"ping"}'); }, 25000);
     };
     open();
+    return (message) => {
+      if (!socket || socket.readyState !== 1) return false;
+      try { socket.send(JSON.stringify(message)); return true; } catch (_) { return false; }
+    };
   };
   const tx = (k) => (CK_TEXTS[lang] || CK_TEXTS.en)[k] || CK_TEXTS.en[k] || k;
   return {

@@ -1,6 +1,8 @@
 // chesskit classroom: the student's page. Join with the code and a name (laptop mode), then
 // answer each round on the board (click a piece then a square, or drag it) or by typing.
-// The server says whether a move can be played (a 400 carries the sentence why not).
+// The server says whether a move can be played (a 400 carries the sentence why not). An answer
+// goes on the open websocket (the reply: answer_ack, or an error with the sentence), else, or
+// when no reply comes within 10 s, by POST (one answer per student and round: the last counts).
 (() => {
   const app = document.getElementById("app");
   const conn = CKConnection("student"), tx = conn.tx;
@@ -73,6 +75,28 @@
     promo.hidden = true;
     app.append(hello, prompt, board, promo, row, msg);
     let round = null, sent = null, selected = null, drag = null, online = true;
+    let sendEvent = () => false, sending = 0;
+    const waiting = []; // answers sent on the socket, oldest first: { id, done }
+
+    // an answer on the socket: the reply as conn.api gives it, or null (no socket, no reply)
+    const viaSocket = (id, text) => new Promise((resolve) => {
+      if (!sendEvent({ type: "answer", round: id, answer: text })) return resolve(null);
+      const entry = { id };
+      const timer = setTimeout(() => entry.done(null), 10000);
+      entry.done = (r) => {
+        clearTimeout(timer);
+        const i = waiting.indexOf(entry);
+        if (i >= 0) waiting.splice(i, 1);
+        resolve(r);
+      };
+      waiting.push(entry);
+    });
+    const replied = (event) => {
+      const entry = waiting.find((w) => w.id === event.round);
+      if (!entry) return;
+      entry.done(event.type === "answer_ack" ? { ok: true, status: 200, data: event }
+        : { ok: false, status: event.status || 400, data: { error: event.error } });
+    };
 
     const draw = () => {
       const arrows = [];
@@ -107,7 +131,10 @@
     };
     const answer = async (text) => {
       if (!round || round.state !== "open") return say(msg, tx("not_open"), "error");
-      const r = await conn.api("POST", `api/rounds/${round.id}/answers`, { answer: text });
+      const id = round.id, turn = ++sending;
+      let r = await viaSocket(id, text);
+      if (!r && turn !== sending) return false; // a newer answer is on its way: it counts
+      if (!r) r = await conn.api("POST", `api/rounds/${id}/answers`, { answer: text });
       selected = null;
       promo.hidden = true;
       if (r.ok) { sent = { move: r.data.move, uci: r.data.uci }; show(); return true; }
@@ -162,10 +189,15 @@
     const typed = () => { if (input.value.trim()) answer(input.value.trim()).then((ok) => { if (ok) input.value = ""; }); };
     send.addEventListener("click", typed);
     input.addEventListener("keydown", (e) => { if (e.key === "Enter") typed(); });
-    conn.events((event) => {
+    sendEvent = conn.events((event) => {
+      if (event.type === "answer_ack" || event.type === "error") replied(event);
       if (["hello", "round_opened", "round_closed"].includes(event.type)) setRound(event.round);
       else if (event.type === "answer_ack" && round && event.round === round.id) { sent = { move: event.move, uci: event.uci }; show(); }
-    }, (up) => { online = up; if (round && round.state === "open") show(); });
+    }, (up) => {
+      online = up;
+      if (!up) for (const w of [...waiting]) w.done(null); // the socket is gone: POST them
+      if (round && round.state === "open") show();
+    });
     show();
   };
 
