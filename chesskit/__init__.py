@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from chesskit.errors import BankError, ChessKitError, MoveError, PositionError
 from chesskit.i18n import get_language, set_language
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 """The version, written only here (pyproject.toml reads it); see CHANGELOG.md."""
 
 logging.getLogger("chesskit").addHandler(logging.NullHandler())  # the application configures logs
