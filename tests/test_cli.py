@@ -61,7 +61,7 @@ def test_an_unknown_topic_lists_the_topics(capsys) -> None:
 
 def test_an_unknown_lesson_says_which_lessons_exist(capsys) -> None:
     assert main(["worksheet", "--lesson", "99", "-o", "sheet.pdf"]) == 1
-    assert "0 to 29" in _error_line(capsys)
+    assert "0 to 35" in _error_line(capsys)
     assert main(["build", "--lesson", "99", "--no-execute"]) == 1
     assert "99" in _error_line(capsys)
 

@@ -164,13 +164,13 @@ def test_the_builder_writes_its_notebooks_and_feedback_speaks_it(course: Path) -
         assert sorted(path.parent.name for path in (course / folder).glob("*/90-upper*.ipynb")) \
             == ["en", "up", "zh-Hans", "zh-Hant"]
     lesson = nbformat.read(course / "lessons" / "up" / "90-upper.ipynb", as_version=4)
-    assert [cell.source for cell in lesson.cells][:2] == [
-        'import chess\nimport chesskit as ck\n\nck.set_language("up")', "# LESSON 90: LOUD"]
+    assert lesson.cells[0].source == 'import chess\nimport chesskit as ck\n\nck.set_language("up")'
+    assert lesson.cells[1].source.startswith("# LESSON 90: LOUD\n\n> **FIRST OF ALL:**")
     assert "THE QUEEN" in lesson.cells[2].outputs[0]["data"]["text/html"]
     english = nbformat.read(course / "lessons" / "en" / "90-upper.ipynb", as_version=4)
-    assert english.cells[1].source == "# Lesson 90: Loud"
+    assert english.cells[1].source.startswith("# Lesson 90: Loud\n\n> **First of all:**")
     traditional = nbformat.read(course / "lessons" / "zh-Hant" / "90-upper.ipynb", as_version=4)
-    assert traditional.cells[1].source == "# 第90課：大聲"
+    assert traditional.cells[1].source.startswith("# 第90課：大聲\n\n")
     up, en = (_shown(course / "exercises" / lang / "90-upper-exercises.ipynb")
               for lang in ("up", "en"))
     assert up["intro"].startswith("# EXERCISES FOR LESSON 90: LOUD\n")

@@ -43,7 +43,8 @@ def test_parse_and_build_three_languages() -> None:
                for lang in ("en", "zh-Hans", "zh-Hant")}
     note = {lang: "\n\n" + t("notebooks.setup_note", lang=lang) for lang in sources}
     assert sources["en"][1:] == ["# The queen" + note["en"], 'ck.board("8/8/8/8/3Q4/8/8/8")',
-                                 "Both."]
+                                 "Both.", t("notebooks.practice_intro", lang="en"),
+                                 "ck.practice_button(upto=3)"]
     assert sources["zh-Hans"][1] == "# 后的走法" + note["zh-Hans"]
     assert sources["zh-Hant"][1] == "# 后的走法" + note["zh-Hant"]
     assert "NameError" in note["zh-Hant"] and "第一個格子" in note["zh-Hant"]
