@@ -276,22 +276,6 @@ def test_mark_squares_and_keyboard(lab: Lab, page: Page) -> None:
     page.wait_for_selector('.ck-board [data-sq="b4"].ck-marked')
     assert "['a4', 'b4', 'd7']" in run_cell(page, 2)
 
-
-def test_keys_focus_arrows_and_size_help_a_child(lab: Lab, page: Page) -> None:
-    """Focus starts on a piece of the side to move, the keys are explained while the board
-    has the focus, an arrow starts at its square's edge, the board grows with the cell."""
-    open_and_run(lab, page, "keys.ipynb",
-                 "k = ck.Board('4k3/8/8/8/8/8/8/R3K3 b - - 0 1').draw('a1a8')\nk")
-    start = page.locator('.ck-board [tabindex="0"]')
-    assert start.get_attribute("data-sq") == "e8", "black to move: its king, not e2"
-    assert page.locator(".ck-keys").is_hidden()
-    start.focus()
-    assert "Enter" in page.locator(".ck-keys").inner_text()
-    line = page.locator(".ck-draw line").first
-    assert float(line.get_attribute("y1") or 0) in (1.0, 7.0), "the edge, not the centre"
-    assert page.locator(".ck-wrap").bounding_box()["width"] > 400  # type: ignore[index]
-
-
 def test_board_answer_saved_with_ctrl_s_and_graded(lab: Lab, page: Page) -> None:
     open_and_run(lab, page, "exercise.ipynb", "ck.exercise('12.01')")
     path = lab.root / "exercise.ipynb"

@@ -54,10 +54,7 @@ export default {
     dead.hidden = true;
     wrap.append(grid, svg, promo, dead);
     const help = h("div", "ck-bar ck-help");
-    // how to use the board with keys: shown while the board has the keyboard focus
-    const keysHelp = h("div", "ck-keys", { id: "ck-keys-" + Math.random().toString(36).slice(2) });
-    grid.setAttribute("aria-describedby", keysHelp.id);
-    root.append(prompt, wrap, keysHelp, palette, answerBar, bar, help, msg, status, moves, sr);
+    root.append(prompt, wrap, palette, answerBar, bar, help, msg, status, moves, sr);
     el.append(root);
     // Lumino skips shortcuts inside the board (so "d d" on a square deletes no cell), except
     // the save shortcut: lifted before the app's own listener (capture on document) sees it.
@@ -76,7 +73,7 @@ export default {
       cells[sq] = c;
       grid.append(c);
     }
-    let selected = null, focus = null, drag = null, rdrag = null, flashing = new Set();
+    let selected = null, focus = "e2", drag = null, rdrag = null, flashing = new Set();
     let shownFen = null, chosen = null;
     const white = () => get("orientation") !== "black";
     const at = (x, y) => {
@@ -161,12 +158,7 @@ export default {
       const last = get("lastmove"), marked = new Set(get("marked")), labels = get("labels") || {};
       const hl = {};
       for (const [colour, sqs] of Object.entries(get("marks") || {})) for (const s of sqs) hl[s] = colour;
-      // the board fills the cell up to 1.8 x size and fits the screen's height (tablet, projector)
-      root.style.setProperty("--ck-size", `min(100%, ${Math.round(size * 1.8)}px, 70vh)`);
-      keysHelp.textContent = ui("keys");
-      // keyboard focus starts on a piece of the side to move (one that can move, when known)
-      if (!focus) focus = Object.keys(legal)[0] || Object.keys(pos).find((s) =>
-        (pos[s] === pos[s].toUpperCase()) === (get("fen").split(" ")[1] !== "b")) || "e1";
+      root.style.setProperty("--ck-size", size + "px");
       root.setAttribute("lang", get("lang") || "en");
       grid.setAttribute("aria-label", labels.board || "");
       for (const [sq, c] of Object.entries(cells)) {
@@ -242,13 +234,12 @@ export default {
       for (const [a, b, colour] of get("arrows") || []) {
         const [x1, y1] = xy(a), [x2, y2] = xy(b), c = COLOURS[colour] || COLOURS.green;
         const len = Math.hypot(x2 - x1, y2 - y1), ux = (x2 - x1) / len, uy = (y2 - y1) / len;
-        const ex = x2 - ux * 0.35, ey = y2 - uy * 0.35, edge = 0.5 / Math.max(Math.abs(ux), Math.abs(uy));
-        const sx = x1 + ux * edge, sy = y1 + uy * edge; // from the square's edge: the piece stays visible
+        const ex = x2 - ux * 0.35, ey = y2 - uy * 0.35;
         const head = `points="${x2},${y2} ${ex - uy * 0.3},${ey + ux * 0.3} ${ex + uy * 0.3},${ey - ux * 0.3}"`;
         // a white edge under every arrow keeps it apart from squares of any colour
-        out += `<g opacity="0.9"><line x1="${sx}" y1="${sy}" x2="${ex}" y2="${ey}" stroke="#fff" stroke-width="0.3" stroke-linecap="round"/>`;
+        out += `<g opacity="0.9"><line x1="${x1}" y1="${y1}" x2="${ex}" y2="${ey}" stroke="#fff" stroke-width="0.3" stroke-linecap="round"/>`;
         out += `<polygon ${head} fill="#fff" stroke="#fff" stroke-width="0.12" stroke-linejoin="round"/>`;
-        out += `<line x1="${sx}" y1="${sy}" x2="${ex}" y2="${ey}" stroke="${c}" stroke-width="0.18" stroke-linecap="round"/>`;
+        out += `<line x1="${x1}" y1="${y1}" x2="${ex}" y2="${ey}" stroke="${c}" stroke-width="0.18" stroke-linecap="round"/>`;
         out += `<polygon ${head} fill="${c}"/></g>`;
       }
       for (const [s, colour] of get("circles") || []) {
