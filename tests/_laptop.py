@@ -21,6 +21,9 @@ from _classroom import Laptop, free_port
 
 START_LIMIT = 60.0
 """Seconds the command may take to print its addresses."""
+SITE_START_MS = int(os.environ.get("CHESSKIT_SITE_WAIT_MS", 300_000))
+"""Milliseconds the browser course may take to open a notebook: a cold Pyodide start on a busy
+machine (CI's full run took over 60 s); ``CHESSKIT_SITE_WAIT_MS`` changes it."""
 
 
 @contextlib.contextmanager

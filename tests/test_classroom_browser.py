@@ -21,7 +21,7 @@ from urllib.parse import urlparse
 
 import pytest
 from _classroom import Laptop, free_port, running_classroom
-from _laptop import laptop_process
+from _laptop import SITE_START_MS, laptop_process
 
 from chesskit.course.site import build
 
@@ -330,7 +330,8 @@ def test_the_laptop_classroom_with_the_course_site_offline(
             "Ana", "Bo"] and summary["joined"] == 3
 
         bo.goto(f"{laptop.url}site/lab/index.html?path=lessons/en/00-start-here.ipynb")
-        bo.locator('.lm-TabBar-tab[title*="Path: lessons/en/00-start-here.ipynb"]').wait_for()
+        bo.locator('.lm-TabBar-tab[title*="Path: lessons/en/00-start-here.ipynb"]').wait_for(
+            timeout=SITE_START_MS)
         shoot(bo, "laptop-site-course")
         assert elsewhere == []
         for page in (teacher, ana, bo, posing):

@@ -23,6 +23,7 @@ from urllib.parse import urlparse
 
 import chess
 import pytest
+from _laptop import SITE_START_MS
 
 from chesskit.course.site import build
 from chesskit.i18n import color_name, t
@@ -30,8 +31,7 @@ from chesskit.i18n import color_name, t
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
-# ms: a cold Pyodide start on a busy machine; CHESSKIT_SITE_WAIT_MS changes it
-START_LIMIT = int(os.environ.get("CHESSKIT_SITE_WAIT_MS", 300_000))
+START_LIMIT = SITE_START_MS
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 pytest.importorskip("playwright.sync_api", reason="needs playwright for Python")
