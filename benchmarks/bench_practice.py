@@ -33,6 +33,8 @@ from unittest import mock
 import chesskit as ck
 from chesskit.exercises import catalog
 from chesskit.learner import Attempt, record_attempt, store
+from chesskit.learner.model import State, fold
+from chesskit.learner.selection import choose
 from chesskit.learner.skills import bank_skills
 
 WEAKNESS = 400.0
@@ -52,6 +54,11 @@ class Learner:
     outcomes: list[bool] = field(default_factory=list)
     ratings: dict[int, int] = field(default_factory=dict)  # answers -> estimated rating
     weak_found: bool = False
+    weak_tries: int = 0
+    weak_rank: int = 0  # place among the model's weak skills, 0: not named
+    weak_in_band: bool = False
+    """Whether the weak skill has an exercise in reach that the learner, were it not weak
+    there, solves with chance 0.55-0.95 (the band practice aiming at 3 in 4 serves)."""
 
 
 class Clock:
@@ -92,7 +99,12 @@ def make_learner(rng: random.Random) -> Learner:
                     counts[skill] = counts.get(skill, 0) + 1
         measurable = sorted(s for s, n in counts.items() if n >= 8)
         if measurable:
-            return Learner(ability, rng.choice(measurable), reach, random.Random(rng.random()))
+            weak = rng.choice(measurable)
+            learner = Learner(ability, weak, reach, random.Random(rng.random()))
+            learner.weak_in_band = any(
+                0.55 <= 1 / (1 + 10 ** ((ex.difficulty - ability) / 400)) <= 0.95
+                for ex in catalog.bank() if ex.lesson <= reach and weak in skills[ex.id])
+            return learner
 
 
 def run_learner(learner: Learner, truth: dict[str, float], answers: int, clock: Clock,
@@ -111,6 +123,9 @@ def run_learner(learner: Learner, truth: dict[str, float], answers: int, clock: 
             model = ck.learner_model()
             learner.ratings[n] = model.rating
             learner.weak_found = learner.weak in model.weak_skills[:2]
+            learner.weak_tries = model.tries.get(learner.weak, 0)
+            learner.weak_rank = (model.weak_skills.index(learner.weak) + 1
+                                 if learner.weak in model.weak_skills else 0)
 
 
 def simulate(learners: int, answers: int, *, seed: int = 1) -> list[Learner]:
@@ -138,6 +153,12 @@ def figures(learners: list[Learner]) -> dict[str, float]:
     later = [o for x in learners for o in x.outcomes[20:]]
     out["success_after_20"] = sum(later) / max(len(later), 1)
     out["weak_in_top2"] = sum(x.weak_found for x in learners) / len(learners)
+    in_band = [x for x in learners if x.weak_in_band]
+    out["weak_in_band_share"] = len(in_band) / len(learners)
+    out["weak_top2_if_in_band"] = sum(x.weak_found for x in in_band) / max(len(in_band), 1)
+    out["weak_tries_median"] = statistics.median(x.weak_tries for x in learners)
+    out["weak_never_tried"] = sum(not x.weak_tries for x in learners) / len(learners)
+    out["weak_not_named"] = sum(not x.weak_rank for x in learners) / len(learners)
     return out
 
 
@@ -179,13 +200,17 @@ def big_store(answers: int) -> dict[str, float]:
         started = time.perf_counter()
         ck.progress()
         shown = (time.perf_counter() - started) * 1000
+        started = time.perf_counter()  # the plain way: replay every answer for each choice
+        choose(fold(State(), store.attempts()), now=clock.now, upto=29)
+        replay = (time.perf_counter() - started) * 1000
         size = (Path(tmp) / store.STORE).stat().st_size / 1e6
     return {"first_200_ms_per_answer": filling, "fold_rest_once_ms": catch_up,
             "answer_ms_median": statistics.median(per_answer),
             "answer_ms_p95": sorted(per_answer)[94],
             "practice_ms_median": statistics.median(per_practice),
             "practice_ms_p95": sorted(per_practice)[94],
-            "progress_ms": shown, "store_mb": size}
+            "progress_ms": shown, "store_mb": size, "replay_all_then_choose_ms": replay,
+            "replay_over_practice_ratio": replay / statistics.median(per_practice)}
 
 
 def main() -> None:

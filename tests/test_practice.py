@@ -10,6 +10,7 @@ import pytest
 
 import chesskit as ck
 from chesskit.learner import record_attempt, store
+from chesskit.learner.estimates import estimate
 from chesskit.learner.model import Attempt, State, add
 from chesskit.learner.selection import choose
 from chesskit.learner.skills import SKILLS, bank_skills, find_skill, skills_of
@@ -94,3 +95,40 @@ def test_the_practise_button_shows_an_exercise_of_the_lessons_reached_on_each_cl
     shown = capsys.readouterr().out
     picked = ck.practice(upto=3)
     assert picked.lesson <= 3 and shown.count(picked.id) == 2, shown
+
+
+def _planted_learner(weak: str, ability: float, seed: int, answers: int) -> State:
+    """A simulated learner 400 points weaker at ``weak``, answering what practice chooses."""
+    skills = bank_skills()
+    rng, state, now = random.Random(seed), State(), 0.0
+    for _ in range(answers):
+        ex = choose(state, now=now, upto=29)
+        level = ability - (400 if weak in skills[ex.id] else 0)
+        correct = rng.random() < 1 / (1 + 10 ** ((ex.difficulty - level) / 400))
+        state.seq += 1
+        add(state, Attempt(ex.id, ex.lesson, ex.difficulty, correct,
+                           "correct" if correct else "wrong", "", now))
+        now += 600
+    return state
+
+
+@pytest.mark.parametrize(("weak", "ability"), [("fork", 1000), ("mate_in_1", 900)])
+def test_a_planted_weak_skill_is_named_after_60_answers(weak: str, ability: float) -> None:
+    """A skill with exercises at the learner's level, 400 points weaker: after 60 answers
+    it is among the model's two weakest, for every one of three learners."""
+    for seed in range(3):
+        state = _planted_learner(weak, ability, seed, 60)
+        model = estimate(state, now=60 * 600.0)
+        assert weak in model.weak_skills[:2], (seed, model.weak_skills, model.tries.get(weak))
+
+
+def test_a_retry_when_due_counts_for_the_skill_but_never_moves_the_rating() -> None:
+    state = State()
+    add(state, Attempt("23.01", 23, 900, False, "wrong", "Nc3", 0.0))
+    first = (state.rating.rating, state.rating.rd)
+    due = state.reviews["23.01"][1]
+    for n, hints in enumerate((0, 1, 0)):
+        add(state, Attempt("23.01", 23, 900, True, "correct", "Nf7+", due + n, hints=hints))
+        assert (state.rating.rating, state.rating.rd) == first
+    assert len(state.checks["23.01"]) == 2  # the first try and the review that was due
+    assert estimate(state, now=due).tries["fork"] == 2
