@@ -50,6 +50,33 @@ def test_site_notebook_is_trusted_and_keeps_progress() -> None:
     assert code["outputs"][0]["text"] == "ab"
 
 
+def test_saved_boards_share_their_pieces_squares_and_coordinates() -> None:
+    from xml.etree import ElementTree  # noqa: PLC0415 (only this test parses SVG)
+
+    from chesskit.drawing.diagram import board  # noqa: PLC0415
+
+    boards = [board("start", marks={"cross": ["e5"]}, arrows=["e2e4"]),
+              board("4k3/8/8/8/8/8/8/4K2R b - - 0 1", check=True, orientation=chess.BLACK)]
+    lesson = {"cells": [{"cell_type": "code", "source": "b", "metadata": {},
+                         "execution_count": 1, "outputs": [
+                             {"output_type": "display_data", "metadata": {},
+                              "data": {"text/html": f'<div class="ck-static">{svg}</div>'}}
+                             for svg in boards]}]}
+    pieces: dict[str, str] = {}
+    served = json.loads(build.site_notebook(json.dumps(lesson), pieces))
+    outputs = [o["data"]["text/html"] for o in served["cells"][1]["outputs"]]
+    shared = ElementTree.fromstring(build.pieces_svg(pieces))
+    ids = {element.get("id") for element in shared.iter()} - {None}
+    for html_text, original in zip(outputs, boards, strict=True):
+        svg = ElementTree.fromstring(html_text.removeprefix('<div class="ck-static">')
+                                     .removesuffix("</div>"))
+        hrefs = [use.get("href") for use in svg.iter("{http://www.w3.org/2000/svg}use")]
+        assert hrefs and all(h.partition("#")[0] == build.PIECES_HREF for h in hrefs)
+        assert {h.partition("#")[2] for h in hrefs} <= ids
+        assert 'id="ck-' not in html_text and len(html_text) < len(original) / 2
+    assert "check_gradient" in outputs[1] and {"ck-K", "ck-k", "ck-R", "ck-x"} <= ids
+
+
 def test_lock_lists_what_the_browser_needs_and_nothing_it_cannot_run() -> None:
     assert build.browser_requirements(
         "Requires-Dist: pexpect>4.3; sys_platform != 'emscripten'\n"
@@ -86,6 +113,13 @@ def site() -> Path:
 def base_url(site: Path) -> Iterator[str]:
     with build.serve(site) as url:
         yield url
+
+
+def test_site_is_under_its_size_budget_and_ships_no_completion_library(site: Path) -> None:
+    assert build.site_size(site) < 60e6  # bytes; was 86.5 MB before the shared pieces
+    lock = json.loads((site / "static" / "pyodide" / "pyodide-lock.json").read_text("utf-8"))
+    assert not {"jedi", "parso"} & set(lock["packages"])
+    assert (site / build.PIECES_FILE).exists() and not build.font_fallbacks(site / "build")
 
 
 @pytest.fixture()

@@ -63,6 +63,8 @@ NOT_IN_BROWSER = {
     "opencc": "a C extension; chesskit falls back to opencc-purepy (same output, tested)",
     "nbformat": "only the notebook builder uses it, on a real Python",
     "jupyterlab-widgets": "the widget frontend is part of the site itself",
+    "jedi": "IPython completes without it; it is 2.4 MB with parso and slows the kernel's start",
+    "parso": "only jedi needs it",
 }
 # Packages whose Python side must match the frontend built into the site.
 MATCH_BUILD_ENV = ("anywidget", "ipywidgets", "chess")
@@ -318,7 +320,56 @@ def _joined(value: object) -> object:
         isinstance(part, str) for part in value) else value
 
 
-def site_notebook(text: str) -> str:
+# The pieces of every saved board, kept once in the site (PIECES_FILE) instead of in each board.
+PIECES_FILE = "static/chesskit-pieces.svg"
+# How a notebook output finds it: relative to the app page (lab/index.html), so a site served
+# from a sub-folder works too.  JupyterLab leaves the href of an SVG <use> as it is.
+PIECES_HREF = "../" + PIECES_FILE
+# The parts every board of one size and side repeats: its squares and its coordinates.
+BOARD_PART = re.compile(r'<rect x="\d+" y="\d+" width="\d+" height="\d+" fill="#ffce9e"/>'
+                        r'<path d="[^"]*" fill="#d18b47"/>|<g font-family="[^"]*" font-size="\d+" '
+                        r'fill="#444" text-anchor="middle">.*?</g>', re.S)
+PIECE_DEF = re.compile(r'<g id="(?P<id>ck-[A-Za-z])"[^>]*>(?:(?!<g id="ck-).)*?</g>'
+                       r'(?=<g id=|</defs>|<radialGradient)', re.S)
+
+
+def shared_pieces(html_text: str, pieces: dict[str, str]) -> str:
+    """A saved board with its piece drawings moved out: each ``<use>`` names ``PIECES_HREF``.
+
+    The drawings go into ``pieces`` by id (every board draws a piece the same way), and so do
+    the squares and coordinates (BOARD_PART, by a hash of their text); the check gradient stays
+    (a paint server is not read from another file).  About 80 % of a saved board.
+
+    >>> pieces = {}
+    >>> shared_pieces('<svg><defs><g id="ck-P"><path/></g></defs><use href="#ck-P"/></svg>', pieces)
+    '<svg><use href="../static/chesskit-pieces.svg#ck-P"/></svg>'
+    >>> pieces
+    {'ck-P': '<g id="ck-P"><path/></g>'}
+    """
+    def moved(found: re.Match[str]) -> str:
+        pieces.setdefault(found["id"], found.group(0))
+        return ""
+
+    def defs(found: re.Match[str]) -> str:
+        rest = PIECE_DEF.sub(moved, found.group(0))
+        return "" if rest == "<defs></defs>" else rest
+
+    def part(found: re.Match[str]) -> str:
+        name = "ck-part-" + hashlib.sha256(found.group(0).encode()).hexdigest()[:8]
+        pieces.setdefault(name, f'<g id="{name}">{found.group(0)}</g>')
+        return f'<use href="{PIECES_HREF}#{name}"/>'
+
+    text = BOARD_PART.sub(part, re.sub(r"<defs>.*?</defs>", defs, html_text, flags=re.S))
+    return re.sub(r'href="#(ck-[A-Za-z])"', rf'href="{PIECES_HREF}#\1"', text)
+
+
+def pieces_svg(pieces: Mapping[str, str]) -> str:
+    """The site's one file of piece drawings (:func:`shared_pieces` collected them)."""
+    return ('<svg xmlns="http://www.w3.org/2000/svg"><defs>'
+            + "".join(pieces[name] for name in sorted(pieces)) + "</defs></svg>\n")
+
+
+def site_notebook(text: str, pieces: dict[str, str] | None = None) -> str:
     """A course notebook as the site serves it: trusted, texts joined, outputs kept.
 
     A hidden first cell keeps the learner's progress in the browser (KEEP_PROGRESS).
@@ -326,8 +377,8 @@ def site_notebook(text: str) -> str:
     and show the notebook as changed).  Code cells are marked trusted (the course's own
     notebooks, as ``dev.py course`` trusts them), so their stored SVG boards show; multi-line
     texts become single strings, as the JupyterLab frontend expects.  Every notebook keeps its
-    stored outputs, so its boards and tasks show before Python has started (an exercise
-    notebook is at most 0.5 MB).
+    stored outputs, so its boards and tasks show before Python has started; with ``pieces``,
+    their piece drawings are shared (:func:`shared_pieces`).
 
     >>> text = site_notebook('{"cells": [{"cell_type": "code", "source": ["a", "b"],'
     ...                      ' "metadata": {}, "outputs": [], "execution_count": 3}]}')
@@ -351,10 +402,12 @@ def site_notebook(text: str) -> str:
                 output["text"] = _joined(output["text"])
             for mime, value in output.get("data", {}).items():
                 output["data"][mime] = _joined(value)
+                if pieces is not None and mime in ("text/html", "image/svg+xml"):
+                    output["data"][mime] = shared_pieces(output["data"][mime], pieces)
     return json.dumps(notebook, ensure_ascii=False)
 
 
-def _course_files(root: Path, files: Path) -> int:
+def _course_files(root: Path, files: Path, pieces: dict[str, str]) -> int:
     count = 0
     for folder in ("lessons", "exercises"):
         for lang in languages():
@@ -363,7 +416,7 @@ def _course_files(root: Path, files: Path) -> int:
                 raise SiteError(f"{folder}/{lang} has no notebooks: run 'chesskit build' first.")
             (files / folder / lang).mkdir(parents=True, exist_ok=True)
             for notebook in notebooks:
-                text = site_notebook(notebook.read_text(encoding="utf-8"))
+                text = site_notebook(notebook.read_text(encoding="utf-8"), pieces)
                 (files / folder / lang / notebook.name).write_text(text, encoding="utf-8")
                 count += 1
     return count
@@ -455,7 +508,8 @@ def build_site(out: Path, *, cache: Path = DEFAULT_CACHE, root: Path = ROOT) -> 
         overrides = root / "chesskit" / "jupyter" / "overrides.json"
         if overrides.exists():
             shutil.copyfile(overrides, lite / "overrides.json")
-        _course_files(root, lite / "files")
+        pieces: dict[str, str] = {}
+        _course_files(root, lite / "files", pieces)
         if out.exists():
             shutil.rmtree(out)
         (lite / "jupyter_lite_config.json").write_text(json.dumps(
@@ -463,11 +517,23 @@ def build_site(out: Path, *, cache: Path = DEFAULT_CACHE, root: Path = ROOT) -> 
         _run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite)],
              what="jupyter lite build", cwd=lite)
     correct_sessions(out)
+    for font in font_fallbacks(out / "build"):
+        font.unlink()
+    (out / PIECES_FILE).write_text(pieces_svg(pieces), encoding="utf-8")
     root_page = out / "index.html"
     config = re.search(r'<script id="jupyter-config-data".*?</script>',
                        root_page.read_text(encoding="utf-8"), re.S)
     root_page.write_text(start_page(config.group(0) if config else ""), encoding="utf-8")
     return out
+
+
+def font_fallbacks(build: Path) -> list[Path]:
+    """The built app's font files no browser the site runs in reads: Font Awesome's .eot, .ttf,
+    .svg and .woff beside a .woff2 of the same name (every ``@font-face`` lists the woff2 first
+    among the formats a current browser reads).  About 2.7 MB."""
+    return sorted(path for path in build.glob("*")
+                  if path.suffix in (".eot", ".ttf", ".svg", ".woff")
+                  and path.with_suffix(".woff2").exists())
 
 
 def sessions_by_path(script: str) -> tuple[str, int]:
