@@ -204,6 +204,7 @@ def centre(page: Page, square: str, *, board: int = 0, white: bool = True) -> tu
 
 
 def click(page: Page, square: str, *, board: int = 0, white: bool = True) -> None:
+    cell(page, square, board=board).scroll_into_view_if_needed()
     page.mouse.click(*centre(page, square, board=board, white=white))
 
 
@@ -275,6 +276,72 @@ def test_mark_squares_and_keyboard(lab: Lab, page: Page) -> None:
     page.keyboard.press("Enter")
     page.wait_for_selector('.ck-board [data-sq="b4"].ck-marked')
     assert "['a4', 'b4', 'd7']" in run_cell(page, 2)
+
+def test_board_follows_the_screen_tablet_and_projector(lab: Lab, page: Page) -> None:
+    """At least the size asked (or the whole cell when it is narrower: an iPad upright with the
+    file browser open), up to 1.8 x that and the screen's height less 360 px; whole on an iPad (both
+    ways) and a projector. Screenshots in /tmp for a look."""
+    open_and_run(lab, page, "size.ipynb", "ck.Board()")
+    for width, height in ((1024, 768), (768, 1024), (1920, 1080)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function(
+            "([h]) => { const w = document.querySelector('.ck-wrap');"
+            " const b = w.getBoundingClientRect(), top = Math.max(400, Math.min(720, h - 360));"
+            " const cell = w.closest('.jp-OutputArea-output').getBoundingClientRect().width;"
+            " return b.width <= top + 1 && (b.width >= 400 || b.width >= cell - 1); }",
+            arg=[height])
+        box = page.locator(".ck-wrap").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= width
+        assert abs(box["width"] - box["height"]) < 1, "square"
+        page.screenshot(path=f"/tmp/chesskit-board-{width}x{height}.png")
+    assert box["width"] > 700, "a projector shows a big board"
+
+
+def test_keys_start_on_a_piece_to_move_and_arrows_leave_the_piece_visible(
+        lab: Lab, page: Page) -> None:
+    open_and_run(lab, page, "keys.ipynb",
+                 "k = ck.Board('4k3/8/8/8/8/8/8/R3K3 b - - 0 1').draw('a1a8')\nk",
+                 "print(k.fen)")
+    keys = page.locator(".ck-keys")
+    assert "Enter" in keys.inner_text() and keys.is_visible(), "said before any focus"
+    line = page.locator(".ck-draw line").first
+    assert 7.0 <= float(line.get_attribute("y1") or 0) < 7.2, "from a1's edge, not its centre"
+    before = keys.bounding_box()
+    page.locator(".ck-flip").focus()
+    page.keyboard.press("Shift+Tab")  # the keyboard enters the board: on Black's king
+    assert page.evaluate("document.activeElement.dataset.sq") == "e8"
+    assert keys.bounding_box() == before, "nothing moves when the board takes the focus"
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_selector('.ck-board [data-sq="e7"] .ck-b')
+    assert "8/4k3/8/8/8/8/8/R3K3 w" in run_cell(page, 2)
+    # the learner's arrow (right-drag) from the white king: it starts at e1's edge
+    page.mouse.move(*centre(page, "e1"))
+    page.mouse.down(button="right")
+    page.mouse.move(*centre(page, "e4"))
+    page.mouse.up(button="right")
+    page.wait_for_function("document.querySelectorAll('.ck-draw g').length === 2")
+    y1 = float(page.locator(".ck-draw g").nth(1).locator("line").first.get_attribute("y1") or 0)
+    assert 7.0 <= y1 < 7.2
+
+
+def test_buttons_under_the_board_work_with_the_board_focused_or_not(
+        lab: Lab, page: Page) -> None:
+    """The keys' line never comes and goes: a click on a square (the board takes the focus)
+    and then on Submit lands on Submit; so does a second one with the focus elsewhere."""
+    open_and_run(lab, page, "focus.ipynb", "ck.Board('8/8/8/8/3R4/8/8/8', mode='mark')")
+    click(page, "d7")
+    page.wait_for_selector('.ck-board [data-sq="d7"].ck-marked')
+    assert page.evaluate("document.activeElement.dataset.sq") == "d7"
+    page.locator(".ck-submit").click()
+    message(page, "Marked: d7.")
+    page.evaluate("document.activeElement.blur()")
+    click(page, "a4")
+    page.locator(".ck-prompt, .ck-keys").last.click()  # the focus leaves the board
+    page.locator(".ck-submit").click()
+    message(page, "Marked: a4 and d7.")
+
 
 def test_board_answer_saved_with_ctrl_s_and_graded(lab: Lab, page: Page) -> None:
     open_and_run(lab, page, "exercise.ipynb", "ck.exercise('12.01')")

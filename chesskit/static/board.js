@@ -54,7 +54,10 @@ export default {
     dead.hidden = true;
     wrap.append(grid, svg, promo, dead);
     const help = h("div", "ck-bar ck-help");
-    root.append(prompt, wrap, palette, answerBar, bar, help, msg, status, moves, sr);
+    // how to use the keys, always there under the board: nothing moves when the focus does
+    const keys = h("div", "ck-keys", { id: "ck-keys-" + Math.random().toString(36).slice(2) });
+    grid.setAttribute("aria-describedby", keys.id);
+    root.append(prompt, wrap, keys, palette, answerBar, bar, help, msg, status, moves, sr);
     el.append(root);
     // Lumino skips shortcuts inside the board (so "d d" on a square deletes no cell), except
     // the save shortcut: lifted before the app's own listener (capture on document) sees it.
@@ -73,7 +76,7 @@ export default {
       cells[sq] = c;
       grid.append(c);
     }
-    let selected = null, focus = "e2", drag = null, rdrag = null, flashing = new Set();
+    let selected = null, focus = null, drag = null, rdrag = null, flashing = new Set();
     let shownFen = null, chosen = null;
     const white = () => get("orientation") !== "black";
     const at = (x, y) => {
@@ -158,7 +161,13 @@ export default {
       const last = get("lastmove"), marked = new Set(get("marked")), labels = get("labels") || {};
       const hl = {};
       for (const [colour, sqs] of Object.entries(get("marks") || {})) for (const s of sqs) hl[s] = colour;
-      root.style.setProperty("--ck-size", size + "px");
+      // the board follows its cell: at least the size asked (when the cell is that wide), up
+      // to 1.8 x that size and the screen's height less room for the page's bars and the
+      // board's buttons (a tablet, a projector): board, buttons and message are seen at once
+      root.style.setProperty("--ck-size",
+        `max(min(100%, ${size}px), min(100%, ${Math.round(size * 1.8)}px, 100vh - 360px))`);
+      keys.textContent = ui("keys");
+      const start = focus || startSquare(pos, legal);
       root.setAttribute("lang", get("lang") || "en");
       grid.setAttribute("aria-label", labels.board || "");
       for (const [sq, c] of Object.entries(cells)) {
@@ -180,7 +189,7 @@ export default {
         c.innerHTML = html;
         c.setAttribute("aria-label", (labels[sq] || sq) + (targets.includes(sq) ? ", " + canGo : ""));
         c.setAttribute("aria-selected", sq === selected || marked.has(sq) ? "true" : "false");
-        c.tabIndex = sq === focus ? 0 : -1;
+        c.tabIndex = sq === start ? 0 : -1;
       }
       drawShapes();
       const n = get("count"), i = get("index"), mode = get("mode"), ex = get("exercise_id");
@@ -229,17 +238,36 @@ export default {
       drawAnswers();
       drawPromo(pos);
     };
+    // keyboard focus enters on a piece of the side to move: the last-moved piece, the king if
+    // it can move, else the first piece that can, else the king (never always e2)
+    const startSquare = (pos, legal) => {
+      const turn = (get("fen").split(" ")[1] || "w") === "w";
+      const mine = Object.keys(pos).filter((s) => (pos[s] === pos[s].toUpperCase()) === turn);
+      const king = mine.find((s) => pos[s].toLowerCase() === "k");
+      const to = (get("lastmove") || "").slice(2, 4);
+      if (mine.includes(to) && legal[to]) return to;
+      if (king && legal[king]) return king;
+      return Object.keys(legal).find((s) => mine.includes(s)) || king || mine[0] || (turn ? "e1" : "e8");
+    };
     const drawShapes = () => {
       let out = "";
+      const pos = pieces(get("fen"));
       for (const [a, b, colour] of get("arrows") || []) {
         const [x1, y1] = xy(a), [x2, y2] = xy(b), c = COLOURS[colour] || COLOURS.green;
         const len = Math.hypot(x2 - x1, y2 - y1), ux = (x2 - x1) / len, uy = (y2 - y1) / len;
-        const ex = x2 - ux * 0.35, ey = y2 - uy * 0.35;
-        const head = `points="${x2},${y2} ${ex - uy * 0.3},${ey + ux * 0.3} ${ex + uy * 0.3},${ey - ux * 0.3}"`;
+        // from the from-square's edge (its piece stays visible) to just before the to-square's
+        // piece; a short arrow (next square) keeps at least half a square of length
+        const edge = 0.5 / Math.max(Math.abs(ux), Math.abs(uy));
+        let from = 0.85 * edge, to = pos[b] ? 0.7 * edge : 0;
+        const k = Math.min(1, Math.max(0, len - 0.55) / (from + to || 1));
+        from *= k; to *= k;
+        const sx = x1 + ux * from, sy = y1 + uy * from, tx = x2 - ux * to, ty = y2 - uy * to;
+        const ex = tx - ux * 0.35, ey = ty - uy * 0.35;
+        const head = `points="${tx},${ty} ${ex - uy * 0.3},${ey + ux * 0.3} ${ex + uy * 0.3},${ey - ux * 0.3}"`;
         // a white edge under every arrow keeps it apart from squares of any colour
-        out += `<g opacity="0.9"><line x1="${x1}" y1="${y1}" x2="${ex}" y2="${ey}" stroke="#fff" stroke-width="0.3" stroke-linecap="round"/>`;
+        out += `<g opacity="0.9"><line x1="${sx}" y1="${sy}" x2="${ex}" y2="${ey}" stroke="#fff" stroke-width="0.3" stroke-linecap="round"/>`;
         out += `<polygon ${head} fill="#fff" stroke="#fff" stroke-width="0.12" stroke-linejoin="round"/>`;
-        out += `<line x1="${x1}" y1="${y1}" x2="${ex}" y2="${ey}" stroke="${c}" stroke-width="0.18" stroke-linecap="round"/>`;
+        out += `<line x1="${sx}" y1="${sy}" x2="${ex}" y2="${ey}" stroke="${c}" stroke-width="0.18" stroke-linecap="round"/>`;
         out += `<polygon ${head} fill="${c}"/></g>`;
       }
       for (const [s, colour] of get("circles") || []) {
