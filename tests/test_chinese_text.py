@@ -146,7 +146,7 @@ def test_chinese_paragraphs_are_one_line(path: Path) -> None:
 # Mainland words and forms that Taiwan writes otherwise (the table in locale/zh-Hant/
 # language.toml replaces them after OpenCC): none may reach a Traditional text.
 MAINLAND = ("國際象棋", "“", "”", "U 盤", "U盤", "回車", "同桌", "提交", "練習本", "通過閱讀",
-            "本后", "完后")
+            "本后", "完后", "單元格", "反饋", "構建")
 TAIWAN_TOO = {"后", "划"}
 """Characters OpenCC changes alone that Taiwan writes too: 后 the queen, 划 in 划算."""
 
