@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from _classroom import Laptop, running_classroom
+from _classroom import Laptop, free_port, running_classroom
 from _laptop import laptop_process
 
 from chesskit.course.site import build
@@ -335,3 +335,26 @@ def test_the_laptop_classroom_with_the_course_site_offline(
         assert elsewhere == []
         for page in (teacher, ana, bo, posing):
             assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_the_student_page_says_the_classroom_is_lost_and_comes_back(
+        browser: Browser, tmp_path: Path) -> None:
+    """The laptop goes away between rounds and comes back on the same address: the tablet says
+    in words that the connection is lost (not "waiting for the teacher"), then rejoins as the
+    same student and shows the teacher's next round."""
+    db, port = tmp_path / "classroom.sqlite", free_port()
+    with laptop_process(db, port=port) as laptop:
+        ana = page_of(browser, width=768, height=1024)
+        join(ana, laptop, "Ana")
+        ana.locator(".ckc-msg", has_text="Waiting for the teacher").wait_for()
+    ana.locator(".ckc-msg.ckc-error", has_text="connection to the classroom is lost").wait_for()
+    shoot(ana, "student-lost")
+    with laptop_process(db, port=port) as laptop:
+        ana.locator(".ckc-msg", has_text="Waiting for the teacher").wait_for()
+        status, _ = laptop.call("POST", "api/rounds", {"fen": MATE, "prompt": "Mate!"},
+                                token=laptop.teacher)
+        assert status == 201
+        ana.wait_for_function("!document.querySelector('.ckc-send').disabled")
+        assert "Ana" in ana.inner_text(".ckc-head")
+    assert ana.errors == []  # type: ignore[attr-defined]

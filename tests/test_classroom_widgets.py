@@ -18,8 +18,10 @@ from chesskit.classroom import client
 from chesskit.classroom.client import Classroom, Connection, Notice
 from chesskit.classroom.widgets import StudentBoard
 from chesskit.errors import ClassroomError
+from chesskit.exercises.catalog import exercise as get_exercise
 from chesskit.i18n import t
 from chesskit.widgets.board import Board
+from chesskit.widgets.exercise_board import ExerciseBoard
 
 LIMIT = 60.0
 MATE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
@@ -78,6 +80,22 @@ def test_ask_the_class_sends_the_boards_position(monkeypatch: pytest.MonkeyPatch
     room.refuse = "The round is still open."
     board.handle({"type": "ask"})
     assert board.message == "The round is still open." and board.message_kind == "error"
+
+
+def test_ask_the_class_on_an_exercise_board_sends_the_exercise(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the exercise's start the class gets the exercise (its task in each language, its own
+    check); once a move is on the board, the position shown."""
+    room = StandIn("teacher")
+    monkeypatch.setattr(client, "session", lambda: room)
+    exercise = get_exercise("06.12")
+    board = ExerciseBoard(exercise=exercise, lang="en")
+    wait_for(lambda: board.buttons.get("ask"), what="the button, offered from a thread")
+    board.handle({"type": "ask"})
+    assert room.asked == [exercise]
+    assert client.round_request(room.asked[0]) == {"exercise": "06.12"}
+    shown = Board(exercise.fen, lang="en")
+    assert client.asked_of(shown) is shown  # a lesson board of the same position: its FEN
 
 
 def test_a_students_board_never_offers_ask_nor_clear_arrows(

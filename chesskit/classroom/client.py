@@ -601,6 +601,23 @@ def teacher(*, size: int = 520) -> TeacherBoard | Notice:
     return session().teacher(size=size)
 
 
+def asked_of(board: Board) -> object:
+    """What "Ask the class" on ``board`` asks: its exercise while the board shows the
+    exercise's start (the class gets the task in each language and the exercise's own check),
+    else the position shown.
+
+    >>> from chesskit.widgets.board import Board
+    >>> asked_of(Board("8/8/8/8/8/8/8/K6k w - - 0 1")) is not None
+    True
+    """
+    exercise = getattr(board, "exercise", None)
+    shown = board.board
+    if exercise is not None and shown.board_fen() == exercise.position.board_fen() \
+            and shown.turn == exercise.position.turn:
+        return exercise
+    return board
+
+
 class BoardAsker:
     """``Board.asker`` once this module is imported: "Ask the class" on a lesson's board asks
     this kernel's session (see :class:`chesskit.widgets.board.Asker`)."""
@@ -615,7 +632,7 @@ class BoardAsker:
             return False
 
     def ask(self, board: Board) -> str | None:
-        asked = session().ask(board)
+        asked = session().ask(asked_of(board))
         return str(asked) if isinstance(asked, Notice) else None
 
 

@@ -37,7 +37,7 @@ def ordered_moves(board: chess.Board) -> list[chess.Move]:
     """
     def key(move: chess.Move) -> tuple[int, int, str]:
         victim = board.piece_type_at(move.to_square)
-        return (0 if board.gives_check(move) else 1,
+        return (0 if _may_check(board, move) and board.gives_check(move) else 1,
                 -VALUES.get(victim, 1 if board.is_en_passant(move) else 0) if victim else 0,
                 move.uci())
     return sorted(board.legal_moves, key=key)
@@ -58,7 +58,7 @@ def _captures(board: chess.Board) -> list[chess.Move]:
 
 def _mates_now(board: chess.Board) -> Iterator[chess.Move]:
     for move in board.legal_moves:
-        if board.gives_check(move):
+        if _may_check(board, move) and board.gives_check(move):
             board.push(move)
             mate = board.is_checkmate()
             board.pop()

@@ -110,7 +110,7 @@
     };
     const show = () => {
       draw();
-      if (!round) { prompt.textContent = ""; return say(msg, tx("waiting")); }
+      if (!round) { prompt.textContent = ""; return online ? say(msg, tx("waiting")) : say(msg, tx("offline"), "error"); }
       prompt.textContent = (round.prompts && round.prompts[conn.lang()]) || round.prompt || "";
       if (round.state === "closed") {
         const sol = round.solution || {}, text = (sol.text && (sol.text[conn.lang()] || sol.text.en)) || "";
@@ -196,7 +196,7 @@
     }, (up) => {
       online = up;
       if (!up) for (const w of [...waiting]) w.done(null); // the socket is gone: POST them
-      if (round && round.state === "open") show();
+      show();
     });
     show();
   };
