@@ -68,6 +68,18 @@ def test_check_and_escape_drills_praise_only_sound_moves() -> None:
             assert generators.sound(board, answers), item["id"]
 
 
+def test_escape_drills_have_a_real_check_and_a_hint_that_helps() -> None:
+    """Lessons 6 and 21: no check by a piece given away (a queen beside the king with nothing
+    guarding it), and a first hint naming the checking piece and the three ways out."""
+    for lesson in (6, 21):
+        for item in generators.generate(lesson):
+            if item.get("goal") != "escape_check":
+                continue
+            board = chess.Board(item["fen"])
+            assert not generators._checker_given_away(board), item["id"]
+            assert item["hints"][0] == generators.escape_hint(board), item["id"]
+
+
 def test_a_drill_where_one_answer_hangs_a_piece_is_not_sound() -> None:
     board = chess.Board("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1")  # Kxd2 wins the rook, Kf1 does not
     assert not generators.sound(board, list(board.legal_moves))

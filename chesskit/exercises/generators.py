@@ -277,7 +277,7 @@ PLAN: dict[int, list[tuple[Generator, dict[str, Any]]]] = {
     4: [(piece_items, {"piece": "pawn", "count": 20})],
     5: [(count_items, {"what": "material", "count": 12}),
         (count_items, {"what": "legal_moves", "count": 8})],
-    6: [(check_items, {"count": 20}), (escape_items, {"count": 20})],
+    6: [(check_items, {"count": 20}), (escape_items, {"count": 20, "explained": True})],
     8: [(status_items, {"count": 20})],
     9: [(notation_items, {"count": 30})],
     10: [(basic_mate_items, {"pieces": "RR", "topic": "mate_two_rooks", "count": 20})],
