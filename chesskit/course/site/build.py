@@ -63,8 +63,6 @@ NOT_IN_BROWSER = {
     "opencc": "a C extension; chesskit falls back to opencc-purepy (same output, tested)",
     "nbformat": "only the notebook builder uses it, on a real Python",
     "jupyterlab-widgets": "the widget frontend is part of the site itself",
-    "jedi": "IPython completes without it; it is 2.4 MB with parso and slows the kernel's start",
-    "parso": "only jedi needs it",
 }
 # Packages whose Python side must match the frontend built into the site.
 MATCH_BUILD_ENV = ("anywidget", "ipywidgets", "chess")
