@@ -189,7 +189,7 @@ def test_two_player_game_to_fools_mate() -> None:
 
 @pytest.mark.parametrize(("fen", "moves", "reason"), [
     ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "", "stalemate"),
-    ("8/8/8/4k3/8/8/8/4K3 w - - 0 1", "", "insufficient"),
+    ("8/8/8/4k3/8/8/3r4/4K3 w - - 0 1", "e1d2", "insufficient"),
     ("4k3/8/8/8/8/8/8/4K2R w - - 100 80", "", "fifty"),
     ("4k3/8/8/8/8/8/8/4K2R w - - 150 110", "", "seventyfive"),
     (START, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8", "threefold"),
@@ -251,6 +251,24 @@ def test_status_says_whose_turn_while_a_move_can_be_played() -> None:
 LESSON_04 = "8/4P3/8/8/8/k7/8/4K3 w - - 0 1"
 LESSON_12 = "1r4k1/p1p2ppp/8/2pRp3/8/1P6/PqP2PPP/3Q2K1 w - - 0 21"
 LESSON_24 = "2b1k3/pp6/2n5/1B6/3P4/8/5PPP/6K1 b - - 0 1"
+
+
+def test_a_board_set_up_to_try_a_knight_is_not_over_before_it_starts() -> None:
+    """Lesson 3's "Try the knight and the king": too few pieces to mate from the start is a
+    board to move on (a game that comes down to it still ends)."""
+    board = Board("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1", lang="en")
+    assert board.message == "" and board.status == "White to move."
+    board.move("Nf6+")
+    board.move("Kf7")
+    assert board.message == "Black played Kf7." and board.legal["f6"]
+
+
+def test_the_arrow_of_a_notation_task_cannot_be_cleared_away() -> None:
+    """09.01 asks for the move of its arrow: no "Clear arrows" button under it (a tap on a
+    tablet would take the question away); a free board with arrows keeps the button."""
+    task = Board(exercise=exercise("09.01"), lang="en")
+    assert task.arrows and task.buttons.get("clear") is False
+    assert Board(lang="en").draw("e2e4").buttons.get("clear") is not False
 
 
 def test_underpromotion_to_a_lone_knight_is_called_a_draw() -> None:

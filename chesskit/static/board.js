@@ -199,6 +199,7 @@ export default {
       btn.first.disabled = btn.back.disabled = i === 0;
       btn.forward.disabled = btn.last.disabled = i >= n - 1;
       btn.takeback.hidden = !get("takeback") || mode !== "play";
+      btn.takeback.disabled = i === 0;  // greyed, not hidden: nothing moves after a move
       const shows = get("buttons") || {};  // false: never shown; ask: only when true
       btn.clear.hidden = !(get("arrows").length || get("circles").length) || shows.clear === false;
       btn.ask.hidden = shows.ask !== true;
@@ -206,6 +207,10 @@ export default {
       input.hidden = btn.play.hidden = mode === "view" && text !== "answer";
       btn.play.hidden = btn.play.hidden || get("board_input") === "number";
       input.placeholder = ui(text === "answer" ? "answer_box" : "move_box");
+      // a typed answer is sent with OK, a typed move with Play
+      btn.play.textContent = ui(text === "answer" ? "ok" : "play");
+      btn.play.title = btn.play.textContent;
+      btn.play.setAttribute("aria-label", btn.play.textContent);
       input.setAttribute("aria-label", input.placeholder);
       const submits = ["squares", "placement", "moves"].includes(get("board_input")) && !get("drill");
       btn.submit.hidden = ex ? !submits || mode === "view" : mode !== "mark";

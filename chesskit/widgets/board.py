@@ -296,8 +296,17 @@ class Board(anywidget.AnyWidget):
             self.promotion = ""
 
     def _game_end(self, board: chess.Board) -> tuple[str, str, str]:
-        """How the shown game ended (see :func:`result_sentence`)."""
-        return result_sentence(board, lang=self.lang)
+        """How the shown game ended (see :func:`result_sentence`). A board set up with too few
+        pieces to mate (a king and a knight to try out) never ends for that: it is there to
+        move on.
+
+        >>> Board("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1").legal["e4"]
+        ['c3', 'c5', 'd2', 'd6', 'f2', 'f6', 'g3', 'g5']
+        """
+        ending = result_sentence(board, lang=self.lang)
+        if ending[1] == "insufficient" and self._frames[0].is_insufficient_material():
+            return "*", "", ""
+        return ending
 
     def _legal_now(self, board: chess.Board) -> dict[str, list[str]]:
         if self.mode != "play" or self._ending[1]:

@@ -93,8 +93,9 @@ class ExerciseBoard(Board):
         start = exercise.board_marks()
         if start.marks:
             self.highlight(**{c: list(s) for c, s in start.marks.items()})
-        if start.arrows:
+        if start.arrows:  # the task's own arrow ("write the move of the arrow") stays
             self.draw(*start.arrows)
+            self.buttons = {**self.buttons, "clear": False}
 
     def __repr__(self) -> str:
         return f"<chesskit.ExerciseBoard id={self.exercise_id!r} fen={self.fen!r}>"

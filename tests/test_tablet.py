@@ -1,0 +1,148 @@
+"""The board on a tablet (issue 22): an emulated iPad (touch, 1024x768 and 768x1024, scale 2)
+in JupyterLab. A child taps a piece and then its square, drags a piece with a finger, and
+reaches every button under the board with a finger: at least 44 px each way, none overlapping,
+the board whole inside the screen and its cell. The typed-answer box is sent with OK (Play is
+for a move); the keys' line (Tab, arrows) is not shown where there is no keyboard pointer.
+
+The JupyterLab server, Chromium and the helpers are those of ``tests/test_browser.py``; every
+wait is event-driven with a generous limit. Screenshots go to /tmp/chesskit-tablet-*.png.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import test_browser
+from test_browser import MS, Lab, Page, centre, open_and_run
+
+pytestmark = pytest.mark.browser
+browser, lab = test_browser.browser, test_browser.lab
+"""The fixtures of tests/test_browser.py: pytest finds them under these names."""
+
+IPAD = {"width": 1024, "height": 768}
+UPRIGHT = {"width": 768, "height": 1024}
+FINGER = 44
+"""Pixels: the smallest button a child's finger hits reliably (Apple's guideline)."""
+
+LAYOUT = """() => {
+  const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const out = [];
+  for (const ck of [...document.querySelectorAll('.ck')].filter(shown)) {
+    const board = ck.querySelector('.ck-wrap').getBoundingClientRect();
+    const area = ck.closest('.jp-OutputArea-output');
+    if (board.right > innerWidth + 1) out.push('board past the screen');
+    if (board.right > area.getBoundingClientRect().right + 1) out.push('board past its cell');
+    if (area.scrollWidth > area.clientWidth + 1) out.push('the cell scrolls sideways');
+    const buttons = [...ck.querySelectorAll('button')].filter(shown);
+    const boxes = buttons.map((b) => b.getBoundingClientRect());
+    buttons.forEach((b, i) => {
+      const r = boxes[i], name = b.textContent.trim();
+      if (r.height < FINGER || r.width < FINGER) out.push(`${name}: ${r.width}x${r.height}`);
+      if (b.scrollWidth > b.clientWidth + 1) out.push(`${name}: text cut`);
+      boxes.slice(i + 1).forEach((o, j) => {
+        if (r.left < o.right - 1 && o.left < r.right - 1 && r.top < o.bottom - 1
+            && o.top < r.bottom - 1) out.push(`${name} overlaps ${buttons[i + 1 + j].textContent}`);
+      });
+    });
+    const keys = ck.querySelector('.ck-keys');
+    if (keys && shown(keys)) out.push('the keys line on a tablet');
+  }
+  return out;
+}""".replace("FINGER", str(FINGER))
+
+
+@pytest.fixture
+def tablet(browser: Any, lab: Lab, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A page on an emulated iPad held sideways (touch, scale 2)."""
+    context = browser.new_context(viewport=IPAD, has_touch=True, is_mobile=True,
+                                  device_scale_factor=2)
+    context.set_default_timeout(MS)
+    tab = context.new_page()
+    failed = request.session.testsfailed
+    try:
+        yield tab
+    finally:
+        if request.session.testsfailed > failed:
+            with contextlib.suppress(Exception):
+                tab.screenshot(path=f"/tmp/chesskit-{request.node.name}.png")
+        context.close()
+        with contextlib.suppress(OSError):
+            lab.stop_kernels()
+
+
+def whole(page: Page, board: int) -> None:
+    """Scroll board number ``board`` to the middle of the notebook: all of it in sight (a board
+    only partly in sight would put a square under the tab bar, and a finger on the tab bar)."""
+    page.locator(".ck-wrap").nth(board).evaluate("(e) => e.scrollIntoView({block: 'center'})")
+    page.wait_for_function(
+        "([i]) => { const r = document.querySelectorAll('.ck-wrap')[i].getBoundingClientRect();"
+        " const top = document.querySelector('.jp-NotebookPanel-toolbar').getBoundingClientRect();"
+        " return r.top >= top.bottom && r.bottom <= innerHeight; }", arg=[board])
+
+
+def tap(page: Page, square: str, *, board: int = 0) -> None:
+    whole(page, board)
+    page.touchscreen.tap(*centre(page, square, board=board))
+
+
+def drag(page: Page, source: str, target: str, *, board: int = 0) -> None:
+    """A finger down on ``source``, moved in steps, lifted on ``target`` (real touch events)."""
+    whole(page, board)
+    (x1, y1), (x2, y2) = centre(page, source, board=board), centre(page, target, board=board)
+    touch = page.context.new_cdp_session(page)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart",
+                                            "touchPoints": [{"x": x1, "y": y1}]})
+    for step in range(1, 9):
+        x, y = x1 + (x2 - x1) * step / 8, y1 + (y2 - y1) * step / 8
+        touch.send("Input.dispatchTouchEvent", {"type": "touchMove",
+                                                "touchPoints": [{"x": x, "y": y}]})
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    touch.detach()
+
+
+def said(page: Page, text: str, *, board: int = 0) -> str:
+    page.wait_for_function(
+        "([i, t]) => { const m = document.querySelectorAll('.ck')[i]?.querySelector('.ck-msg');"
+        " return !!m && !m.hidden && m.textContent.includes(t); }", arg=[board, text])
+    return str(page.locator(".ck").nth(board).locator(".ck-msg").inner_text()).strip()
+
+
+def test_every_button_fits_a_finger_both_ways_round(lab: Lab, tablet: Page) -> None:
+    """A set-up (palette, answer box), a choice (option buttons), a count (number pad), a free
+    board (Take back greyed until a move) and a notation task whose arrow is the question (no
+    "Clear arrows" to tap it away): each button 44 px or more, apart, the boards whole."""
+    open_and_run(lab, tablet, "fingers.ipynb", "ck.exercise('02.01')", "ck.exercise('00.07')",
+                 "ck.exercise('02.10')", "ck.Board()", "ck.exercise('09.01')", boards=5)
+    free = tablet.locator(".ck").nth(3)
+    assert free.locator(".ck-takeback").is_disabled(), "nothing to take back yet"
+    tap(tablet, "e2", board=3)
+    tap(tablet, "e4", board=3)
+    said(tablet, "White played e4.", board=3)
+    assert free.locator(".ck-takeback").is_enabled()
+    task = tablet.locator(".ck").nth(4)
+    assert task.locator(".ck-draw line").count() and task.locator(".ck-clear").is_hidden()
+    for screen in (IPAD, UPRIGHT):
+        tablet.set_viewport_size(screen)
+        tablet.wait_for_function("([w]) => innerWidth === w", arg=[screen["width"]])
+        assert tablet.evaluate(LAYOUT) == [], screen
+        tablet.screenshot(path=f"/tmp/chesskit-tablet-{screen['width']}x{screen['height']}.png")
+    assert tablet.locator(".ck-play").nth(0).inner_text() == "OK", "an answer is sent with OK"
+    assert tablet.locator(".ck-play").nth(3).inner_text() == "Play", "a move is played"
+
+
+def test_tap_a_piece_then_its_square_and_drag_with_a_finger(lab: Lab, tablet: Page) -> None:
+    """Tap, tap on an exercise; a finger drags the knight of lesson 3's "Try the knight and the
+    king" (too few pieces to mate, yet a board to move on)."""
+    open_and_run(lab, tablet, "touch.ipynb", "ck.exercise('12.01')",
+                 "ck.Board('4k3/8/8/8/4N3/8/8/4K3 w - - 0 1')", boards=2)
+    tap(tablet, "b1")
+    tablet.wait_for_selector('.ck-board [data-sq="h7"].ck-cap, .ck-board [data-sq="h7"].ck-dot')
+    tap(tablet, "h7")
+    assert said(tablet, "Right").startswith("Right")
+    assert tablet.locator(".ck").nth(1).locator(".ck-msg").is_hidden(), "no draw announced"
+    drag(tablet, "e4", "f6", board=1)
+    assert said(tablet, "White played", board=1).startswith("White played Nf6+.")
+    tablet.locator(".ck-board").nth(1).locator('[data-sq="f6"] .ck-w').wait_for()
