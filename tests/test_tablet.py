@@ -16,14 +16,15 @@ from typing import Any
 
 import pytest
 import test_browser
-from test_browser import MS, Lab, Page, centre, open_and_run
+from playwright.sync_api import Page, ViewportSize
+from test_browser import MS, Lab, centre, open_and_run
 
 pytestmark = pytest.mark.browser
 browser, lab = test_browser.browser, test_browser.lab
 """The fixtures of tests/test_browser.py: pytest finds them under these names."""
 
-IPAD = {"width": 1024, "height": 768}
-UPRIGHT = {"width": 768, "height": 1024}
+IPAD: ViewportSize = {"width": 1024, "height": 768}
+UPRIGHT: ViewportSize = {"width": 768, "height": 1024}
 FINGER = 44
 """Pixels: the smallest button a child's finger hits reliably (Apple's guideline)."""
 
