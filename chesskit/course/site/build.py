@@ -13,6 +13,8 @@ How it fits together:
   so no ``%pip`` cell and no index is needed in the browser; each wheel also carries its
   modules' bytecode, compiled by the site's own Python (Pyodide in Node.js,
   :func:`compile_wheels`), so the browser does not compile IPython and the course at every start;
+  the standard library modules they import before the first board get the same treatment in
+  the site's ``python_stdlib.zip`` (Pyodide ships its standard library as source only);
 - ``loadPyodideOptions.env`` sets ``CHESSKIT_DATA_DIR``, and a hidden first cell of every
   notebook runs :func:`chesskit.course.site.browser.keep_progress`, which keeps that folder in the
   browser's IndexedDB, so progress survives a reload;
