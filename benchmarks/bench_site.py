@@ -39,6 +39,108 @@ LESSON = "lessons/en/00-start-here.ipynb"
 
 
 PHASES = ("picture", "runtime", "wheels", "kernel ready", "board")
+# The Pyodide kernel's worker (jupyterlite-pyodide-kernel 0.8.6, minified) with a console line
+# "ck-phase <name> <Date.now()>" after each step of its start (``--phases`` only).
+WORKER_STEPS = (
+    ("await this.initRuntime(e),", "runtime+packages"), ("await this.initFilesystem(e),", "drive"),
+    ("await this.initPackageManager(e),", "piplite"), ("await this.initKernel(e),", "kernel"),
+    ("await this.initGlobals(e),", "globals"))
+WORKER_RUNTIME = ("{loadPyodide:n}=await zo(t);", "pyodide.mjs")
+
+
+def timed_worker(script: str) -> str:
+    """The kernel worker's code with a console line after each start step (see WORKER_STEPS)."""
+    def log(name: str) -> str:
+        return f'console.log("ck-phase {name} "+Date.now())'
+
+    script = script.replace("async initialize(e){", "async initialize(e){" + log("worker") + ";", 1)
+    for step, name in WORKER_STEPS:
+        script = script.replace(step, f"{step.rstrip(',')},{log(name)},", 1)
+    code, name = WORKER_RUNTIME
+    return script.replace(code, code + log(name) + ";", 1)
+
+
+# Marks the time each code cell has run (its prompt went from [*] to a number).
+CELL_WATCH = """() => { window.ckCells = {}; const busy = {};
+  const seen = () => document.querySelectorAll(
+  '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell').forEach((cell, i) => {
+  const p = cell.querySelector('.jp-InputPrompt'); if (!p) return;
+  if (p.textContent.includes('*')) busy[i] = true;
+  else if (busy[i] && !(i in window.ckCells)) window.ckCells[i] = Date.now(); });
+  new MutationObserver(seen).observe(document.body, {subtree: true, childList: true,
+  characterData: true}); }"""
+
+
+def phase_table(base_url: str, browser: object) -> list[tuple[str, float, float]]:
+    """One cold start of lesson 0 split into phases: (what, ends at s, takes s)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    context.set_default_timeout(600_000)
+    marks: dict[str, float] = {}
+    requests: dict[str, list[float]] = {}
+
+    def route(route: object) -> None:
+        request = route.request  # type: ignore[attr-defined]
+        if not request.url.startswith("http://127.0.0.1"):
+            route.abort()  # type: ignore[attr-defined]
+        elif "comlink.worker" in request.url:
+            response = route.fetch()  # type: ignore[attr-defined]
+            route.fulfill(response=response, body=timed_worker(response.text()))  # type: ignore[attr-defined]
+        else:
+            route.continue_()  # type: ignore[attr-defined]
+
+    def console(message: object) -> None:
+        words = str(message.text).split()  # type: ignore[attr-defined]
+        if len(words) == 3 and words[0] == "ck-phase":
+            marks.setdefault(words[1], int(words[2]) / 1000)
+
+    def worker(found: object) -> None:
+        found.on("console", console)  # type: ignore[attr-defined]
+
+    def request_name(url: str) -> str:
+        name = url.split("?")[0].rsplit("/", 1)[-1]
+        return "wheel" if name.endswith(".whl") else name
+
+    def started(request: object) -> None:
+        requests.setdefault(request_name(request.url), [time.time(), float("nan")])  # type: ignore[attr-defined]
+
+    def finished(request: object) -> None:
+        times = requests.get(request_name(request.url))  # type: ignore[attr-defined]
+        if times:
+            times[1] = time.time()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("console", console)
+    page.on("worker", worker)
+    page.on("request", started)
+    page.on("requestfinished", finished)
+    start = time.time()
+    page.goto(f"{base_url}/lab/index.html?path={LESSON}")
+    page.locator(".jp-OutputArea-output svg").first.wait_for()
+    marks["picture"] = time.time()
+    page.evaluate(CELL_WATCH)
+    kernel_idle(page)
+    marks["idle"] = time.time()
+    run_all(page)
+    marks["run all"] = time.time()
+    page.locator(".ck .ck-board .ck-sq").first.wait_for()
+    marks["board"] = time.time()
+    cells = page.evaluate("() => window.ckCells")
+    context.close()
+    for name, (begun, ended) in requests.items():
+        if not any(word in name for word in ("pyodide", "wheel", "comlink", "bundle.js",
+                                             "python_stdlib", "all.json")):
+            continue
+        marks[f"{name} asked"] = begun
+        marks[f"{name} arrived"] = ended
+    for index, at in cells.items():
+        marks[f"cell {index} ran"] = at / 1000
+    rows = sorted((at - start, name) for name, at in marks.items() if at == at)
+    table, previous = [], 0.0
+    for at, name in rows:
+        table.append((name, at, at - previous))
+        previous = at
+    return table
 
 
 def first_board(page: object, base_url: str) -> dict[str, float]:
@@ -103,6 +205,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--load", type=int, default=0,
                         help="busy processes kept spinning while measuring (default 0)")
+    parser.add_argument("--phases", action="store_true",
+                        help="one more cold start, split into phases (the kernel worker's steps, "
+                             "requests, cells)")
     parser.add_argument("--site", type=Path, default=None,
                         help="a built site to measure (default: build or reuse the cached one)")
     options = parser.parse_args()
@@ -126,6 +231,7 @@ def main() -> None:
                 cold.append(first_board(page, base_url))
                 warm.append(first_board(page, base_url))
                 context.close()
+            phases = phase_table(base_url, browser) if options.phases else []
             browser.close()
         load = os.getloadavg()[0]
     finally:
@@ -137,10 +243,17 @@ def main() -> None:
           + " | ".join(PHASES) + " | slowest board | goal | ratio to goal |\n|---|"
           + "---:|" * (len(PHASES) + 3))
     for name, runs in (("cold", cold), ("warm", warm)):
+        if not runs:
+            continue
         medians = [statistics.median(run[phase] for run in runs) for phase in PHASES]
         board = medians[-1]
         print(f"| {name} ({len(runs)} runs) | " + " | ".join(f"{m:.1f}" for m in medians)
               + f" | {max(run['board'] for run in runs):.1f} | {goal} | {board / goal:.2f} |")
+    if phases:
+        print("\n| one cold start: what happened | at s | s since the line before |\n"
+              "|---|---:|---:|")
+        for name, at, step in phases:
+            print(f"| {name} | {at:.2f} | {step:.2f} |")
 
 
 if __name__ == "__main__":

@@ -120,6 +120,25 @@ def test_site_is_under_its_size_budget(site: Path) -> None:
     assert (site / build.PIECES_FILE).exists() and not build.font_fallbacks(site / "build")
 
 
+def test_what_the_first_board_imports_is_compiled(site: Path) -> None:
+    """The standard library modules the kernel and lesson 0 import come as bytecode (Pyodide
+    ships them as source: the browser compiled them at every start); the SOURCELESS wheels
+    carry bytecode only, the others bytecode beside their source."""
+    import zipfile  # noqa: PLC0415 (only this test reads the archives)
+
+    runtime = site / "static" / "pyodide"
+    stdlib = zipfile.ZipFile(runtime / build.STDLIB_ZIP).namelist()
+    assert {"argparse.pyc", "email/message.pyc", "asyncio/__init__.pyc"} <= set(stdlib)
+    assert "argparse.py" not in stdlib and "tkinter/__init__.pyc" not in stdlib
+    for wheel in runtime.glob("*.whl"):
+        names = zipfile.ZipFile(wheel).namelist()
+        sources = [n for n in names if n.endswith(".py")]
+        if wheel.name.split("-")[0].lower() in build.SOURCELESS:
+            assert not sources and any(n.endswith(".pyc") for n in names), wheel.name
+        elif sources:
+            assert any("__pycache__/" in n for n in names), wheel.name
+
+
 @pytest.fixture()
 def offline(tmp_path: Path) -> Iterator[tuple[BrowserContext, list[str]]]:
     """A Chromium context where every request to another host is aborted (and listed)."""
