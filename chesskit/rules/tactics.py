@@ -26,12 +26,14 @@ The four tactics (none is named on a move that mates):
 The second part's tactics (each looked for with a short search: one enemy reply, then the
 mover's strongest capture or check, :func:`_follow_up`, which must mate or win a piece):
 
-- **decoy** (attraction, 引诱): the enemy king, queen or rook takes the moved piece (its best
-  answer), and the follow-up comes to attack the square it was lured to: a check to the king,
-  or an attack that wins the queen or rook there.
+- **decoy** (attraction, 引诱): the enemy takes the moved piece (its best answer), and the
+  follow-up hits the piece on the square it was lured to: a check to a lured king, an attack
+  that wins a lured queen or rook there, a mate in which the lured piece blocks its own king,
+  or (after a check) taking a lured queen there with a cheaper piece for more than was given.
 - **deflection** (诱离): the move gives check or gives a piece away (not an even trade); the
-  enemy's answer moves a piece away from a square it guarded, and the follow-up takes or
-  promotes there. A lure that is a decoy is named a decoy.
+  enemy's answer (the best one, or any when every answer to a check loses) moves a piece away
+  from a square it guarded, and the follow-up takes or promotes there. A decoy is named a
+  decoy.
 - **removing the defender** (capturing the defender, 消除保护): the move takes a piece that
   guarded another enemy piece, in a trade that does not win by itself, and after the
   recapture the mover wins a piece that lost its guard.
@@ -626,20 +628,14 @@ _LURED = (chess.KING, chess.QUEEN, chess.ROOK)
 
 
 def _decoy_reply(p: _Played) -> chess.Move | None:
-    """The enemy's best answer when it is a decoy: the king, queen or rook takes the moved
-    piece, and the mover's strongest follow-up (:func:`_follow_up`, or a check that mates in
-    two when the king was lured) comes to attack the square it was lured to: a check to the
-    king, or an attack that wins the queen or rook there (or mates, or wins a piece)."""
+    """The enemy's best answer when it is a decoy: it takes the moved piece, and the mover's
+    strongest follow-up (:func:`_follow_up`, or a check that mates in two when the king was
+    lured) hits the piece on the square it was lured to (see the module's definition)."""
     if p.mover == chess.KING:
         return None
-    takers = [c for c in _captures_of(p.after, p.move.to_square)
-              if _type(p.after, c.from_square) in _LURED]
-    if not takers:
-        return None
     _, reply = search.best_defence(p.before, p.move, depth=1)
-    if reply not in takers:
+    if reply is None or reply not in _captures_of(p.after, p.move.to_square):
         return None
-    assert reply is not None
     lured, square = _type(p.after, reply.from_square), reply.to_square
     board = p.after.copy(stack=False)
     board.push(reply)
@@ -647,35 +643,54 @@ def _decoy_reply(p: _Played) -> chess.Move | None:
     if found is None and lured == chess.KING:
         found = next(((m, search.MATE_SCORE) for m in board.legal_moves
                       if board.gives_check(m) and search.forces_mate(board, m, 2)), None)
-    if found is None or found[0].to_square == square:
+    if found is None:
         return None
     move, gain = found
+    if move.to_square == square:  # taking the lured piece back
+        given = worth(p.mover) - p.gained()
+        cheaper = worth(_type(board, move.from_square)) < worth(chess.QUEEN)
+        return reply if (lured == chess.QUEEN and p.after.is_check() and cheaper
+                         and 0 < given < exchange(board, move.from_square, square)) else None
     board.push(move)
     if not board.attacks_mask(move.to_square) & chess.BB_SQUARES[square]:
         return None
+    king = board.king(board.turn)
+    if board.is_checkmate() and king is not None and chess.square_distance(king, square) == 1:
+        return reply  # the lured piece blocks its own king
     if lured == chess.KING:
         return reply if board.is_check() else None
-    wins = gain >= FOLLOW_UP_GAIN or exchange(board, move.to_square, square) > 0
+    wins = lured in _LURED and (gain >= FOLLOW_UP_GAIN or exchange(board, move.to_square,
+                                                                   square) > 0)
     return reply if wins else None
 
 
 def _deflects(p: _Played) -> bool:
     """The move gives check, or gives the moved piece away (not an even trade); the enemy's
-    best answer moves a piece (taking the given one, or answering the check) away from a square
-    it guarded, and the mover's strongest follow-up (:func:`_follow_up`) takes or promotes
-    there (not taking a piece worth more than the taker: that needs no deflection). When every
-    answer to the check loses, any king move (at most :data:`DEFLECTION_REPLIES`) may show it."""
+    answer moves a piece away from a square it guarded, and the mover's strongest follow-up
+    (:func:`_follow_up`) takes or promotes there (not taking a piece worth more than the taker:
+    that needs no deflection). The answer is the best one, or, for a check with at most
+    :data:`DEFLECTION_REPLIES` answers that all lose (a follow-up wins a piece or mates after
+    each), any of them."""
     if not (p.after.is_check() or _offered(p)) or 0 < worth(p.mover) <= p.gained():
         return False
-    gain, best = search.best_defence(p.before, p.move, depth=1)
+    best = search.best_defence(p.before, p.move, depth=1)[1]
     if best is None or not (p.after.is_check() or best.to_square == p.move.to_square):
         return False
-    replies = [best]
-    if p.after.is_check() and gain > 0:
-        king = p.after.king(p.after.turn)
-        replies += [r for r in p.after.legal_moves
-                    if r != best and r.from_square == king][:DEFLECTION_REPLIES - 1]
-    return any(_deflected(p, reply) for reply in replies)
+    if _deflected(p, best):
+        return True
+    replies = list(p.after.legal_moves) if p.after.is_check() else []
+    if not 1 < len(replies) <= DEFLECTION_REPLIES or not all(_loses(p, r) for r in replies):
+        return False
+    return any(_deflected(p, reply) for reply in replies if reply != best)
+
+
+def _loses(p: _Played, reply: chess.Move) -> bool:
+    """After ``reply`` the mover's follow-up mates or wins a piece."""
+    p.after.push(reply)
+    try:
+        return _follow_up(p.after) is not None
+    finally:
+        p.after.pop()
 
 
 DEFLECTION_REPLIES = 8
