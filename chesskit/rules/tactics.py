@@ -26,11 +26,14 @@ The four tactics (none is named on a move that mates):
 The second part's tactics (each looked for with a short search: one enemy reply, then the
 mover's strongest capture or check, :func:`_follow_up`, which must mate or win a piece):
 
-- **decoy** (attraction, 引诱): the moved piece is given away, and after the enemy takes it the
-  follow-up hits the piece that took, on the square it was lured to (a check to a king that
-  came there, or an attack on that square that is not simply taking back).
-- **deflection** (诱离): after the enemy takes the given piece, or after every answer to a
-  check, the follow-up goes to a square the answering piece guarded before it moved.
+- **decoy** (attraction, 引诱): the enemy takes the moved piece (its best answer), and the
+  follow-up hits the piece on the square it was lured to: a check to a lured king, an attack
+  that wins a lured queen or rook there, a mate in which the lured piece blocks its own king,
+  or (after a check) taking a lured queen there with a cheaper piece for more than was given.
+- **deflection** (诱离): the move gives check or gives a piece away (not an even trade); the
+  enemy's answer (the best one, or any when every answer to a check loses) moves a piece away
+  from a square it guarded, and the follow-up takes or promotes there. A decoy is named a
+  decoy.
 - **removing the defender** (capturing the defender, 消除保护): the move takes a piece that
   guarded another enemy piece, in a trade that does not win by itself, and after the
   recapture the mover wins a piece that lost its guard.
@@ -620,59 +623,100 @@ def _offered(p: _Played) -> list[chess.Move]:
     return _captures_of(p.after, p.move.to_square)
 
 
-def _lured(p: _Played, reply: chess.Move, offered: int) -> tuple[bool, bool, bool]:
-    """(paid, decoy, deflection) for one enemy ``reply`` to the move (see :func:`_lure`)."""
-    lured = reply.to_square
-    taker = p.after.piece_type_at(reply.from_square)
+_LURED = (chess.KING, chess.QUEEN, chess.ROOK)
+"""The pieces a decoy lures (Lichess's "attraction"): the others are rarely worth it."""
+
+
+def _decoy_reply(p: _Played) -> chess.Move | None:
+    """The enemy's best answer when it is a decoy: it takes the moved piece, and the mover's
+    strongest follow-up (:func:`_follow_up`, or a check that mates in two when the king was
+    lured) hits the piece on the square it was lured to (see the module's definition)."""
+    if p.mover == chess.KING:
+        return None
+    _, reply = search.best_defence(p.before, p.move, depth=1)
+    if reply is None or reply not in _captures_of(p.after, p.move.to_square):
+        return None
+    lured, square = _type(p.after, reply.from_square), reply.to_square
+    board = p.after.copy(stack=False)
+    board.push(reply)
+    found = _follow_up(board, least=1)
+    if found is None and lured == chess.KING:
+        found = next(((m, search.MATE_SCORE) for m in board.legal_moves
+                      if board.gives_check(m) and search.forces_mate(board, m, 2)), None)
+    if found is None:
+        return None
+    move, gain = found
+    if move.to_square == square:  # taking the lured piece back
+        given = worth(p.mover) - p.gained()
+        cheaper = worth(_type(board, move.from_square)) < worth(chess.QUEEN)
+        return reply if (lured == chess.QUEEN and p.after.is_check() and cheaper
+                         and 0 < given < exchange(board, move.from_square, square)) else None
+    board.push(move)
+    if not board.attacks_mask(move.to_square) & chess.BB_SQUARES[square]:
+        return None
+    king = board.king(board.turn)
+    if board.is_checkmate() and king is not None and chess.square_distance(king, square) == 1:
+        return reply  # the lured piece blocks its own king
+    if lured == chess.KING:
+        return reply if board.is_check() else None
+    wins = lured in _LURED and (gain >= FOLLOW_UP_GAIN or exchange(board, move.to_square,
+                                                                   square) > 0)
+    return reply if wins else None
+
+
+def _deflects(p: _Played) -> bool:
+    """The move gives check, or gives the moved piece away (not an even trade); the enemy's
+    answer moves a piece away from a square it guarded, and the mover's strongest follow-up
+    (:func:`_follow_up`) takes or promotes there (not taking a piece worth more than the taker:
+    that needs no deflection). The answer is the best one, or, for a check with at most
+    :data:`DEFLECTION_REPLIES` answers that all lose (a follow-up wins a piece or mates after
+    each), any of them."""
+    if not (p.after.is_check() or _offered(p)) or 0 < worth(p.mover) <= p.gained():
+        return False
+    best = search.best_defence(p.before, p.move, depth=1)[1]
+    if best is None or not (p.after.is_check() or best.to_square == p.move.to_square):
+        return False
+    if _deflected(p, best):
+        return True
+    replies = list(p.after.legal_moves) if p.after.is_check() else []
+    if not 1 < len(replies) <= DEFLECTION_REPLIES or not all(_loses(p, r) for r in replies):
+        return False
+    return any(_deflected(p, reply) for reply in replies if reply != best)
+
+
+def _loses(p: _Played, reply: chess.Move) -> bool:
+    """After ``reply`` the mover's follow-up mates or wins a piece."""
+    p.after.push(reply)
+    try:
+        return _follow_up(p.after) is not None
+    finally:
+        p.after.pop()
+
+
+DEFLECTION_REPLIES = 8
+"""Answers to a check that :func:`_deflects` looks at."""
+
+
+def _deflected(p: _Played, reply: chess.Move) -> bool:
+    """After ``reply``, the mover's follow-up takes or promotes on a square the replying piece
+    guarded and guards no more (see :func:`_deflects`)."""
     guarded = p.after.attacks_mask(reply.from_square)
     p.after.push(reply)
     try:
-        found = _follow_up(p.after)
-        if found is None:
-            return False, False, False
+        freed = (guarded & ~p.after.attacks_mask(reply.to_square)
+                 & ~chess.BB_SQUARES[reply.to_square] & ~chess.BB_SQUARES[p.move.to_square])
+        found = _follow_up(p.after, least=1)
+        if found is None or not freed & chess.BB_SQUARES[found[0].to_square]:
+            return False
         move, gain = found
-        given = offered if lured == p.move.to_square else 0
-        paid = gain >= search.MATE_SCORE or gain >= max(given, FOLLOW_UP_GAIN)
-        p.after.push(move)
-        hits = move.to_square != lured and (
-            (taker == chess.KING and p.after.is_check())
-            or bool(p.after.attacks_mask(move.to_square) & chess.BB_SQUARES[lured]))
-        p.after.pop()
+        taken = p.after.piece_type_at(move.to_square)
+        if taken is None:
+            return move.promotion is not None
+        taker = _type(p.after, move.from_square)
+        return (taker == chess.KING or worth(taken) <= worth(taker)
+                or gain >= search.MATE_SCORE)
     finally:
         p.after.pop()
-    decoy = paid and hits and lured == p.move.to_square
-    deflection = (paid and not hits and move.to_square != lured
-                  and bool(guarded & chess.BB_SQUARES[move.to_square]))
-    return paid, decoy, deflection
-
-
-LURE_REPLIES = 8
-"""A check is followed through every reply only when there are at most this many."""
-
-
-def _lure(p: _Played) -> tuple[bool, bool]:
-    """(decoy, deflection): the move gives the moved piece away, or gives check, and after the
-    enemy takes it (or after every answer to the check) the mover has a follow-up
-    (:func:`_follow_up`) that pays for what was given. Decoy: the follow-up hits the piece on
-    the square it was lured to (a check to a king that came there, or an attack on that square
-    that does not simply take back). Deflection: the follow-up goes to a square the answering
-    piece guarded before it moved."""
-    offered = worth(p.mover) - p.gained()  # read before any reply is pushed
-    decoy = deflection = False
-    for capture in _offered(p)[:4]:
-        _, lure_decoy, lure_deflection = _lured(p, capture, offered)
-        decoy |= lure_decoy
-        deflection |= lure_deflection
-    replies = list(p.after.legal_moves) if p.after.is_check() else []
-    if 0 < len(replies) <= LURE_REPLIES and not deflection:
-        hit = False
-        for reply in replies:  # every answer must pay: stop at the first that does not
-            paid, _, deflects = _lured(p, reply, offered)
-            if not paid:
-                return decoy, deflection
-            hit |= deflects
-        deflection = hit
-    return decoy, deflection
 
 
 def _removes_defender(p: _Played) -> bool:
@@ -878,7 +922,8 @@ def _tags(played: _Played) -> frozenset[str]:
         "smothered_mate": mate and _smothered_mate(after),
     }
     if not mate:
-        found["decoy"], found["deflection"] = _lure(played)
+        found["decoy"] = _decoy_reply(played) is not None
+        found["deflection"] = not found["decoy"] and _deflects(played)
         found["removing_the_defender"] = _removes_defender(played)
         found["interference"] = _interferes(played)
         found["clearance"] = _clears(played)
@@ -1034,9 +1079,9 @@ def describe_motifs(position: Position, move: MoveLike, *, lang: str | None = No
 
 
 def _decoy(p: _Played, lang: str | None) -> dict[str, str]:
-    offered = worth(p.mover) - p.gained()
-    takers = [c for c in _offered(p) if _lured(p, c, offered)[1]] or _offered(p)
-    return {"piece": _names(p.after, [takers[0].from_square], lang),
+    reply = _decoy_reply(p)
+    assert reply is not None
+    return {"piece": _names(p.after, [reply.from_square], lang),
             "square": chess.square_name(p.move.to_square)}
 
 
