@@ -30,7 +30,8 @@ def practice_button(*, upto: int | None = None, lang: str | None = None) -> Prac
     >>> practice_button(upto=12, lang="zh-Hans").children[0].description
     '练习'
     """
-    button = ipywidgets.Button(description=t("learner.practise_button", lang=lang))
+    button = ipywidgets.Button(description=t("learner.practise_button", lang=lang),
+                               layout=ipywidgets.Layout(min_height="44px"))  # a finger
     shown = ipywidgets.Output()
 
     def next_exercise(_: object) -> None:
