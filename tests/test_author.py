@@ -202,7 +202,7 @@ def test_study_set_is_written_whole_in_the_courses_form(tmp_path: Path) -> None:
     notebook = nbformat.read(folder / "club.zh-Hans.ipynb", as_version=4)
     text = "\n".join(cell.source for cell in notebook.cells)
     assert 'ck.load_bank_file("club.toml")' in text and 'ck.answer("club.03", "")' in text
-    assert "**老师写的话：**Look at Black's king: it has no room." in text  # kept as written
+    assert "**老师写的话**：Look at Black's king: it has no room." in text  # kept as written
     assert "marks={'green': ['g8'], 'red': ['f7', 'g7', 'h7']}, arrows=['a1a8']" in text
     assert catalog.exercise("club.01").hint(0) == "The rook checks on the back rank."
     rounds = json.loads((folder / "rounds.json").read_text(encoding="utf-8"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -171,3 +172,32 @@ def test_traditional_texts_have_no_mainland_words_or_simplified_characters() -> 
                          if i18n.to_traditional(char) != char})
     assert not found, found
     assert not simplified, simplified
+
+
+def _bold_that_stays_stars(text: str) -> list[str]:
+    """``**...**`` spans that Markdown leaves as stars: a span ending with a punctuation mark
+    closes only before a space or punctuation (CommonMark's flanking rule), e.g. ``**注意：**看``
+    shows its stars while ``**注意**：看`` is bold.
+
+    >>> _bold_that_stays_stars("**注意：**看"), _bold_that_stays_stars("**注意**：看")
+    (['**注意：**看'], [])
+    """
+    def punctuation(char: str) -> bool:
+        return unicodedata.category(char).startswith(("P", "S"))
+
+    stuck = []
+    for match in re.finditer(r"\*\*([^*]+?)\*\*", text):
+        after = text[match.end():match.end() + 1]
+        before = text[match.start() - 1:match.start()] if match.start() else ""
+        closes = not punctuation(match.group(1)[-1]) or not after or after.isspace() \
+            or punctuation(after)
+        opens = not punctuation(match.group(1)[0]) or not before or before.isspace() \
+            or punctuation(before)
+        if not (closes and opens):
+            stuck.append(text[match.start():match.end() + 1])
+    return stuck
+
+
+def test_bold_chinese_text_shows_no_stars() -> None:
+    stuck = [(where, span) for where, text in TEXTS for span in _bold_that_stays_stars(text)]
+    assert not stuck, stuck
