@@ -160,9 +160,12 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-@pytest.fixture
-def page(browser: Any, lab: Lab, request: pytest.FixtureRequest) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1200, "height": 1000})
+@contextlib.contextmanager
+def lab_page(browser: Any, lab: Lab, request: pytest.FixtureRequest,
+             **options: Any) -> Iterator[Page]:
+    """A fresh browser page (``options`` go to ``new_context``: viewport, touch); a screenshot
+    in /tmp when the test fails; the lab's kernels stopped afterwards."""
+    context = browser.new_context(**options)
     context.set_default_timeout(MS)
     tab = context.new_page()
     failed = request.session.testsfailed
@@ -175,6 +178,12 @@ def page(browser: Any, lab: Lab, request: pytest.FixtureRequest) -> Iterator[Pag
         context.close()
         with contextlib.suppress(OSError):
             lab.stop_kernels()
+
+
+@pytest.fixture
+def page(browser: Any, lab: Lab, request: pytest.FixtureRequest) -> Iterator[Page]:
+    with lab_page(browser, lab, request, viewport={"width": 1200, "height": 1000}) as tab:
+        yield tab
 
 
 def open_and_run(lab: Lab, page: Page, name: str, *sources: str, boards: int = 1,

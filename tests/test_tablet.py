@@ -10,14 +10,13 @@ wait is event-driven with a generous limit. Screenshots go to /tmp/chesskit-tabl
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import test_browser
 from playwright.sync_api import Page, ViewportSize
-from test_browser import MS, Lab, centre, open_and_run
+from test_browser import Lab, centre, lab_page, open_and_run
 
 pytestmark = pytest.mark.browser
 browser, lab = test_browser.browser, test_browser.lab
@@ -58,20 +57,9 @@ LAYOUT = """() => {
 @pytest.fixture
 def tablet(browser: Any, lab: Lab, request: pytest.FixtureRequest) -> Iterator[Page]:
     """A page on an emulated iPad held sideways (touch, scale 2)."""
-    context = browser.new_context(viewport=IPAD, has_touch=True, is_mobile=True,
-                                  device_scale_factor=2)
-    context.set_default_timeout(MS)
-    tab = context.new_page()
-    failed = request.session.testsfailed
-    try:
+    with lab_page(browser, lab, request, viewport=IPAD, has_touch=True, is_mobile=True,
+                  device_scale_factor=2) as tab:
         yield tab
-    finally:
-        if request.session.testsfailed > failed:
-            with contextlib.suppress(Exception):
-                tab.screenshot(path=f"/tmp/chesskit-{request.node.name}.png")
-        context.close()
-        with contextlib.suppress(OSError):
-            lab.stop_kernels()
 
 
 def whole(page: Page, board: int) -> None:
