@@ -171,9 +171,16 @@ def test_a_pinned_piece_taking_the_checker_is_still_pinned() -> None:
     assert verdict.code == "pinned" and "rook on e8" in verdict.message
 
 
-def test_en_passant_along_the_rank_is_a_pin() -> None:
+def test_en_passant_that_opens_the_rank_says_the_taken_pawn_leaves_too() -> None:
+    """The pawn on e5 is not pinned (e6 is legal): taking en passant removes d5 as well."""
     verdict = explain_move("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", "exd6", lang="en")
-    assert verdict.code == "pinned" and "rook on h5" in verdict.message
+    assert verdict.code == "pinned" and verdict.message == (
+        "When the pawn on e5 takes en passant, the pawn on d5 leaves the board too, and then "
+        "the rook on h5 would attack your king on a5. A move may never leave your own king in "
+        "check.")
+    assert "d5" in explain_move("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", "exd6", lang="zh-Hans").message
+    pinned = explain_move("k6b/8/8/3pP3/8/8/1K6/8 w - d6 0 1", "exd6", lang="en")
+    assert pinned.message.startswith("The pawn on e5 is pinned")  # a pin on the diagonal
 
 
 def test_king_moves_written_as_castling_are_castling() -> None:

@@ -361,6 +361,11 @@ def _safety(board: chess.Board, reading: MoveIntent, start: chess.Square,
     checkers = board.checkers()
     if checkers & attackers:
         return _in_check(board, checkers, names)
+    if board.is_en_passant(move) and not board.is_pinned(board.turn, start):
+        captured = chess.square(chess.square_file(to_square), chess.square_rank(start))
+        return _Reason("pinned", "en_passant_exposes", (start, captured, first, king), {
+            "mover": names.on(start), "captured": chess.square_name(captured),
+            "attacker": names.on(first), "king": chess.square_name(king)})
     return _Reason("pinned", "pinned", (start, first, king), {
         "mover": names.on(start), "pinner": names.on(first), "king": chess.square_name(king)})
 
