@@ -35,8 +35,10 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   from a square it guarded, and the follow-up takes or promotes there. A decoy is named a
   decoy.
 - **removing the defender** (capturing the defender, 消除保护): the move takes a piece that
-  guarded another enemy piece, in a trade that does not win by itself, and after the
-  recapture the mover wins a piece that lost its guard.
+  guarded a square, in a capture that does not win a piece by itself; after the best reply or
+  the recapture another own piece mates on that square or wins the piece there, now
+  unguarded (or wins through the line the recapturing piece stopped blocking). A capture with
+  check counts only when the enemy takes back and the mover ends a piece ahead.
 - **interference** (截断): the moved piece stands between an enemy slider and the enemy piece
   it guarded, that piece can now be won, and the gain survives the best reply. Or (Lichess's
   sense) a piece comes to stand in a line along which an enemy slider guarded a square: the
@@ -70,7 +72,7 @@ from chesskit.i18n import color_name, join_words, piece_name, piece_on, t
 from chesskit.rules import search
 from chesskit.rules.notation import read_move
 from chesskit.rules.position import PositionKey, position_key, to_board
-from chesskit.rules.values import VALUES, worth
+from chesskit.rules.values import VALUES, balance, worth
 
 MOTIFS = (
     "check", "mate", "stalemate", "capture", "promotion", "en_passant", "castling", "fork",
@@ -720,27 +722,67 @@ def _deflected(p: _Played, reply: chess.Move) -> bool:
 
 
 def _removes_defender(p: _Played) -> bool:
-    """The move takes a piece that guarded another enemy piece, in a trade that does not win by
-    itself; after the best recapture the mover wins the piece left without its guard."""
-    if not p.before.is_capture(p.move) or p.before.is_en_passant(p.move):
+    """The move takes a piece that guarded a square, in a capture that does not win a piece by
+    itself; after the enemy's best reply, or after it takes back (one of :data:`RECAPTURES`
+    ways), another own piece mates on that square or takes there a piece worth no more than
+    itself and wins it (:func:`_wins_unguarded`). The piece that takes back is a defender
+    removed too: what it guarded, or the line it blocked, counts. A capture with check
+    counts only when the enemy takes back and the mover ends a piece ahead."""
+    if (not p.before.is_capture(p.move) or p.before.is_en_passant(p.move)
+            or p.before.is_check()
+            or exchange(p.before, p.move.from_square, p.move.to_square) >= FOLLOW_UP_GAIN):
         return False
-    if exchange(p.before, p.move.from_square, p.move.to_square) > 0:
+    gain, best = search.best_defence(p.before, p.move, depth=1)
+    if best is None:
         return False
-    side = not p.before.turn
-    guarded = p.before.attacks_mask(p.move.to_square) & p.before.occupied_co[side]
-    ours = p.after.occupied_co[p.before.turn]
-    targets = [s for s in chess.scan_forward(guarded & ~p.before.kings)
-               if p.after.attackers_mask(p.before.turn, s) & ours]
-    if not targets:
-        return False
-    replies = _captures_of(p.after, p.move.to_square)
-    for reply in replies[:3]:
-        p.after.push(reply)
-        won = _best_gain(p.after, p.after.occupied_co[p.after.turn])
-        p.after.pop()
-        if won < FOLLOW_UP_GAIN:
+    recaptures = [r for r in _captures_of(p.after, p.move.to_square) if r != best]
+    check = p.after.is_check()
+    if check:
+        ahead = balance(p.before) * (1 if p.before.turn else -1) + gain
+        if best.to_square != p.move.to_square or ahead < FOLLOW_UP_GAIN:
             return False
-    return bool(replies)
+        recaptures = []
+    guarded = p.before.attacks_mask(p.move.to_square)
+    for reply in [best, *recaptures[:RECAPTURES]]:
+        taker = reply.from_square if reply.to_square == p.move.to_square else None
+        p.after.push(reply)
+        try:
+            if _wins_unguarded(p.after, guarded, p.move.to_square, reply.to_square, taker,
+                               least=FOLLOW_UP_GAIN if check else 1):
+                return True
+        finally:
+            p.after.pop()
+    return False
+
+
+RECAPTURES = 3
+"""Ways of taking back that :func:`_removes_defender` looks at besides the best reply."""
+
+
+def _wins_unguarded(board: chess.Board, guarded: chess.Bitboard, moved: chess.Square,
+                    replied: chess.Square, taker: chess.Square | None, *, least: int) -> bool:
+    """A piece of the side to move, not the one on ``moved``, mates on a square of ``guarded``
+    or takes a piece worth no more than itself and wins at least ``least`` (:func:`exchange`)
+    on a square of ``guarded`` or through ``taker`` (the square the piece that took back
+    left). The piece that just moved to ``replied`` does not count: taking it needs no
+    removed defender."""
+    squares = guarded & ~chess.BB_SQUARES[replied]
+    left = 0 if taker is None else chess.BB_SQUARES[taker]
+    targets = chess.BB_ALL & ~chess.BB_SQUARES[replied] if left else squares
+    for move in board.generate_legal_captures(from_mask=~chess.BB_SQUARES[moved],
+                                              to_mask=targets):
+        if board.is_en_passant(move):
+            continue
+        if chess.between(move.from_square, move.to_square) & left:
+            cheap = True  # a line just opened: no taking of a bigger piece was possible
+        elif squares & chess.BB_SQUARES[move.to_square]:
+            cheap = worth(_type(board, move.to_square)) <= worth(_type(board, move.from_square))
+        else:
+            continue
+        if cheap and exchange(board, move.from_square, move.to_square) >= least:
+            return True
+    return any(m.from_square != moved and squares & chess.BB_SQUARES[m.to_square]
+               for m in search.mate_in(board, 1))
 
 
 def _interferes(p: _Played) -> bool:
