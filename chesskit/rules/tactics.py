@@ -45,7 +45,11 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   moved piece, or the enemy piece that answers the check; after the best reply another own
   piece wins the piece on that square, now unguarded, or mates there.
 - **clearance** (腾空): a forcing move (check, capture or a piece given away) empties a square
-  or line that another own piece then uses to mate or win a piece after the best reply.
+  or line that another own bishop, rook or queen then uses to mate or win a piece after the
+  best reply (not after a reply that gives check). Left to the other tactics: a check after
+  the king took the moved piece (a decoy), a capture after a capture without check (a trade),
+  a mate by taking along the opened line when the moved piece was not taken (a discovered
+  attack).
 - **in-between move** (intermezzo, 中间着/过渡): a piece can be taken with gain, the move gives
   check first instead, and after the reply the piece can still be taken with gain.
 - **zugzwang** (转让走子权): a quiet move after which every enemy move loses (the mover then
@@ -857,20 +861,34 @@ def _wins_anyway(p: _Played) -> bool:
 
 def _clears(p: _Played) -> bool:
     """The move empties a square or line that another own piece then uses to mate or win a
-    piece, against the enemy's best reply; that piece could not make the move before."""
+    piece, against the enemy's best reply; that piece could not make the move before.
+
+    Not a clearance (Lichess's rules, most of them): a reply that gives check; a follow-up
+    by a knight, king or pawn; a check after the king took the moved piece (a decoy); a
+    capture after a capture without check (a trade); and a mate by taking along the opened
+    line when the moved piece was not taken (a discovered attack)."""
     if not (p.after.is_check() or p.before.is_capture(p.move) or _offered(p)):
         return False
     vacated = chess.BB_SQUARES[p.move.from_square]
     _, reply = search.best_defence(p.before, p.move, depth=1)
     if reply is None:
         return False
+    taken = reply.to_square == p.move.to_square  # the enemy took the moved piece
+    trade = p.before.is_capture(p.move) and not p.after.is_check()
     p.after.push(reply)
     try:
         found = _follow_up(p.after)
-        if found is None:
+        if found is None or p.after.is_check():
             return False
-        move, _ = found
-        if move.from_square == p.move.to_square or move.to_square == reply.to_square:
+        move, gain = found
+        if (move.from_square == p.move.to_square or move.to_square == reply.to_square
+                or _type(p.after, move.from_square) not in _SLIDERS):
+            return False
+        capture = p.after.is_capture(move)
+        if ((taken and _type(p.after, reply.to_square) == chess.KING
+             and p.after.gives_check(move))
+                or (capture and trade)
+                or (capture and gain >= search.MATE_SCORE and not taken)):
             return False
         path = chess.between(move.from_square, move.to_square) | chess.BB_SQUARES[move.to_square]
         return bool(path & vacated)
