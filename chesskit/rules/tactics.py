@@ -43,7 +43,8 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   it guarded, that piece can now be won, and the gain survives the best reply. Or (Lichess's
   sense) a piece comes to stand in a line along which an enemy slider guarded a square: the
   moved piece, or the enemy piece that answers the check; after the best reply another own
-  piece wins the piece on that square, now unguarded, or mates there.
+  piece wins the piece on that square, now unguarded, or mates there (the checking piece
+  counts too when the answer to its check stepped into the line).
 - **clearance** (腾空): a forcing move (check, capture or a piece given away) empties a square
   or line that another own bishop, rook or queen then uses to mate or win a piece after the
   best reply (not after a reply that gives check). Left to the other tactics: a check after
@@ -826,8 +827,8 @@ def _cut_lines(before: chess.Board, after: chess.Board, side: chess.Color) -> ch
 def _cuts_a_guard(p: _Played) -> bool:
     """The moved piece cuts the line along which an enemy slider guarded a square, or the move
     is a check whose answer puts an enemy piece in such a line of its own side; after the
-    enemy's best reply another own piece mates there, or wins the piece that stands there
-    unguarded now."""
+    enemy's best reply an own piece mates there, or wins the piece that stands there
+    unguarded now (see :func:`_cut_wins`)."""
     side = not p.before.turn
     cut = _cut_lines(p.before, p.after, side)
     ours = 0
@@ -837,21 +838,32 @@ def _cuts_a_guard(p: _Played) -> bool:
     if not (cut & ours or p.after.is_check()):
         return False
     _, reply = search.best_defence(p.before, p.move, depth=1)
-    if reply is None:
-        return False
+    return reply is not None and _cut_wins(p, reply, cut)
+
+
+def _cut_wins(p: _Played, reply: chess.Move, cut: chess.Bitboard) -> bool:
+    """After ``reply``, another own piece than the moved one wins a piece standing on a square
+    of ``cut``, or mates there; or, when ``reply`` answers a check by stepping into a line of
+    its own side, any own piece (the checker too) wins the piece that line guarded."""
+    side = not p.before.turn
     replied = p.after.copy(stack=False)
     replied.push(reply)
+    stepped = 0
     if p.after.is_check():  # the answer to the check may stand in a line of its own side
-        cut |= _cut_lines(p.after, replied, side) & ~chess.BB_SQUARES[reply.to_square]
+        stepped = _cut_lines(p.after, replied, side) & ~chess.BB_SQUARES[reply.to_square]
+        cut |= stepped
     if not cut:
         return False
     mover = p.before.turn
-    wins = any(exchange(replied, a, target) > 0
-               for target in chess.scan_forward(cut & replied.occupied_co[side])
-               for a in chess.scan_forward(replied.attackers_mask(mover, target)
-                                           & ~chess.BB_SQUARES[p.move.to_square]))
-    return wins or any(cut & chess.BB_SQUARES[m.to_square] and m.from_square != p.move.to_square
-                       for m in search.mate_in(replied, 1))
+    moved = chess.BB_SQUARES[p.move.to_square]
+    for target in chess.scan_forward(cut & replied.occupied_co[side]):
+        takers = replied.attackers_mask(mover, target)
+        if not stepped & chess.BB_SQUARES[target]:
+            takers &= ~moved
+        if any(exchange(replied, a, target) > 0 for a in chess.scan_forward(takers)):
+            return True
+    return any(cut & chess.BB_SQUARES[m.to_square] and m.from_square != p.move.to_square
+               for m in search.mate_in(replied, 1))
 
 
 def _wins_anyway(p: _Played) -> bool:
