@@ -35,10 +35,11 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   from a square it guarded, and the follow-up takes or promotes there. A decoy is named a
   decoy.
 - **removing the defender** (capturing the defender, 消除保护): the move takes a piece that
-  guarded a square, in a capture that does not win a piece by itself; after the best reply or
-  the recapture another own piece mates on that square or wins the piece there, now
-  unguarded (or wins through the line the recapturing piece stopped blocking). A capture with
-  check counts only when the enemy takes back and the mover ends a piece ahead.
+  guarded another enemy piece, in a capture that does not win a piece by itself; after the
+  best reply or the recapture another own piece wins the piece that lost its guard (not a
+  piece worth more than the taker: that needs no removed defender), or wins through the line
+  the recapturing piece stopped blocking. A capture with check counts only when the enemy
+  takes back and the mover ends a piece ahead.
 - **interference** (截断): the moved piece stands between an enemy slider and the enemy piece
   it guarded, that piece can now be won, and the gain survives the best reply. Or (Lichess's
   sense) a piece comes to stand in a line along which an enemy slider guarded a square: the
@@ -727,12 +728,12 @@ def _deflected(p: _Played, reply: chess.Move) -> bool:
 
 
 def _removes_defender(p: _Played) -> bool:
-    """The move takes a piece that guarded a square, in a capture that does not win a piece by
-    itself; after the enemy's best reply, or after it takes back (one of :data:`RECAPTURES`
-    ways), another own piece mates on that square or takes there a piece worth no more than
-    itself and wins it (:func:`_wins_unguarded`). The piece that takes back is a defender
-    removed too: what it guarded, or the line it blocked, counts. A capture with check
-    counts only when the enemy takes back and the mover ends a piece ahead."""
+    """The move takes a piece that guarded another enemy piece, in a capture that does not win
+    a piece by itself; after the enemy's best reply, or after it takes back (one of
+    :data:`RECAPTURES` ways), another own piece wins that piece, now unguarded
+    (:func:`_wins_unguarded`). The piece that takes back is a defender removed too: what
+    it guarded, or the line it blocked, counts. A capture with check counts only when the
+    enemy takes back and the mover ends a piece ahead (else it is an in-between move)."""
     if (not p.before.is_capture(p.move) or p.before.is_en_passant(p.move)
             or p.before.is_check()
             or exchange(p.before, p.move.from_square, p.move.to_square) >= FOLLOW_UP_GAIN):
@@ -766,28 +767,27 @@ RECAPTURES = 3
 
 def _wins_unguarded(board: chess.Board, guarded: chess.Bitboard, moved: chess.Square,
                     replied: chess.Square, taker: chess.Square | None, *, least: int) -> bool:
-    """A piece of the side to move, not the one on ``moved``, mates on a square of ``guarded``
-    or takes a piece worth no more than itself and wins at least ``least`` (:func:`exchange`)
-    on a square of ``guarded`` or through ``taker`` (the square the piece that took back
-    left). The piece that just moved to ``replied`` does not count: taking it needs no
-    removed defender."""
+    """A piece of the side to move, not the one on ``moved``, wins at least ``least``
+    (:func:`exchange`) by taking a piece worth no more than itself on a square of
+    ``guarded``, or a piece of any worth through ``taker`` (the square that the piece which
+    took back left open). The piece that just moved to ``replied`` does not count: taking
+    it back needs no removed defender."""
     squares = guarded & ~chess.BB_SQUARES[replied]
-    left = 0 if taker is None else chess.BB_SQUARES[taker]
-    targets = chess.BB_ALL & ~chess.BB_SQUARES[replied] if left else squares
+    opened = 0 if taker is None else chess.BB_SQUARES[taker]
+    targets = ~chess.BB_SQUARES[replied] if opened else squares
     for move in board.generate_legal_captures(from_mask=~chess.BB_SQUARES[moved],
                                               to_mask=targets):
         if board.is_en_passant(move):
             continue
-        if chess.between(move.from_square, move.to_square) & left:
-            cheap = True  # a line just opened: no taking of a bigger piece was possible
+        if chess.between(move.from_square, move.to_square) & opened:
+            cheap = True  # the line was shut: taking a bigger piece was not possible before
         elif squares & chess.BB_SQUARES[move.to_square]:
             cheap = worth(_type(board, move.to_square)) <= worth(_type(board, move.from_square))
         else:
             continue
         if cheap and exchange(board, move.from_square, move.to_square) >= least:
             return True
-    return any(m.from_square != moved and squares & chess.BB_SQUARES[m.to_square]
-               for m in search.mate_in(board, 1))
+    return False
 
 
 def _interferes(p: _Played) -> bool:
