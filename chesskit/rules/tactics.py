@@ -1095,6 +1095,18 @@ def _moved(p: _Played, lang: str | None) -> dict[str, str]:
     return {"piece": _names(p.after, [p.move.to_square], lang)}
 
 
+def _interference(p: _Played, lang: str | None) -> dict[str, str]:
+    """The piece in the way: the moved one, or (when the moved piece cuts no line) the enemy
+    piece that answers the check by stepping into a line of its own side."""
+    if p.after.is_check() and not _cut_lines(p.before, p.after, not p.before.turn):
+        _, reply = search.best_defence(p.before, p.move, depth=1)
+        if reply is not None:
+            replied = p.after.copy(stack=False)
+            replied.push(reply)
+            return {"piece": _names(replied, [reply.to_square], lang)}
+    return _moved(p, lang)
+
+
 def _nothing(p: _Played, lang: str | None) -> dict[str, str]:
     return {}
 
@@ -1104,8 +1116,9 @@ _SENTENCES: tuple[tuple[str, _Fields], ...] = (
     ("smothered_mate", _nothing), ("back_rank_mate", _nothing), ("mate", _nothing),
     ("stalemate", _nothing), ("double_check", _nothing), ("fork", _fork),
     ("discovered_check", _discovered_check), ("pin", _pin), ("skewer", _skewer),
-    ("discovered_attack", _discovered_attack), ("decoy", _to_square), ("interference", _moved),
-    ("removing_the_defender", _capture), ("clearance", _from_square), ("deflection", _nothing),
+    ("discovered_attack", _discovered_attack), ("decoy", _to_square),
+    ("interference", _interference), ("removing_the_defender", _capture),
+    ("clearance", _from_square), ("deflection", _nothing),
     ("in_between_move", _nothing), ("zugzwang", _nothing), ("promotion", _promotion),
     ("en_passant", _en_passant), ("castling", _nothing), ("check", _check),
     ("capture", _capture),
