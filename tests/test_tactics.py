@@ -119,9 +119,34 @@ def test_a_check_with_an_escape_is_not_mate() -> None:
     ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "O-O+", "discovered_check"),
     # A lone rook on a drill board: the other side having no move is no stalemate.
     ("8/8/8/8/3R4/8/8/8 w - - 0 1", "Rd5", "stalemate"),
+    # Lichess 02DgT (tuning part): Rxh2+ Kxh2 Rh8# lures the king; the second rook using the
+    # h-file after it is a decoy, not a clearance.
+    ("3r3r/4kp2/4p1p1/4P3/2Q2P2/4q3/P5PP/2R2R1K b - - 2 27", "Rxh2+", "clearance"),
+    # Taking a queen for a rook wins by itself: no defender needs removing.
+    ("3qk3/8/8/8/8/8/8/3RK2R w - - 0 1", "Rxd8+", "removing_the_defender"),
 ])
 def test_tag_absent_in_near_misses(fen: str, san: str, tag: str) -> None:
     assert tag not in motifs(fen, san)
+
+
+@pytest.mark.parametrize(("fen", "san", "tag"), [
+    # Lichess H8eED: Nxe6 dxe6 Rxd6, the rook on e6 guarded the pawn on d6 (a pawn is enough).
+    ("5n2/pp1r2kp/3PR3/2pP1P2/2P5/6PP/P6K/8 b - - 4 35", "Nxe6", "removing_the_defender"),
+    # Lichess 031pC: Bxf6 Qxf6 Rxd7, though gxf6 is the answer a short search prefers.
+    ("r2q1rk1/pppb1ppp/1b3n2/4B3/2Q5/2N5/PPP3PP/2KR1B1R w - - 1 13", "Bxf6",
+     "removing_the_defender"),
+    # Lichess 2op1R: Qg7+ Kd8 (or Ke8) steps between the rooks, and the queen takes on h8.
+    ("r6r/p2bk3/1p1qp1Qp/3p1p2/6pP/P1PBP3/3K1PP1/R6R w - - 2 23", "Qg7+", "interference"),
+])
+def test_second_part_tactics_as_lichess_tags_them(fen: str, san: str, tag: str) -> None:
+    """Puzzles of the tuning part that the first definitions missed (issue 24)."""
+    assert tag in motifs(fen, san)
+
+
+def test_an_interference_by_the_answer_to_a_check_names_the_piece_that_steps_in() -> None:
+    fen = "r6r/p2bk3/1p1qp1Qp/3p1p2/6pP/P1PBP3/3K1PP1/R6R w - - 2 23"
+    assert describe_motifs(fen, "Qg7+", lang="en") == (
+        "Qg7+ is an interference: the king on d8 cuts the line of a defending piece.")
 
 
 def test_skewer_of_queen_to_rook() -> None:
@@ -356,17 +381,20 @@ def test_second_part_tactics_on_the_held_out_puzzles_with_those_themes() -> None
     """The same on the held-out half of ``lichess-puzzles-tactics.csv`` (about 100 to 200
     puzzles a theme, harder ones: Lichess ratings 500 to 2,800). The floors are the figures
     measured when this was written (issue 24's goal, 70% recall and under 5% false tags, is
-    met for deflection only; decoy is at 86% / 6.5%); false tags stay under 10%. No zugzwang
-    theme in that file."""
+    met for deflection and removing the defender, 86% / 3.3%; decoy is at 86% / 6.5%,
+    interference at 62% / 1.3%, clearance at 37% / 2.7%); false tags stay under 10%, and
+    under 5% for removing the defender, interference and clearance. No zugzwang theme in
+    that file."""
     themes = {theme: tag for theme, tag in NEW_THEMES.items() if theme != "zugzwang"}
     rates = theme_rates(sample("held-out", name=TACTICS), themes)
-    floors = {"attraction": 0.8, "deflection": 0.72, "capturingDefender": 0.5,
-              "interference": 0.35, "clearance": 0.35, "intermezzo": 0.4}
+    floors = {"attraction": 0.8, "deflection": 0.72, "capturingDefender": 0.8,
+              "interference": 0.55, "clearance": 0.35, "intermezzo": 0.4}
+    few_false = {"capturingDefender", "interference", "clearance"}
     assert set(rates) == set(floors)
     for theme, rate in rates.items():
         assert rate.with_theme >= 90, (theme, rate)
         assert rate.recall_any >= floors[theme], (theme, rate)
-        assert rate.false_any < 0.10, (theme, rate)
+        assert rate.false_any < (0.05 if theme in few_false else 0.10), (theme, rate)
 
 
 def test_every_legal_move_of_sample_positions_is_named() -> None:

@@ -35,15 +35,23 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   from a square it guarded, and the follow-up takes or promotes there. A decoy is named a
   decoy.
 - **removing the defender** (capturing the defender, 消除保护): the move takes a piece that
-  guarded another enemy piece, in a trade that does not win by itself, and after the
-  recapture the mover wins a piece that lost its guard.
+  guarded another enemy piece, in a capture that does not win a piece by itself; after the
+  best reply or the recapture another own piece wins the piece that lost its guard (not a
+  piece worth more than the taker: that needs no removed defender), or wins through the line
+  the recapturing piece stopped blocking. A capture with check counts only when the enemy
+  takes back and the mover ends a piece ahead.
 - **interference** (截断): the moved piece stands between an enemy slider and the enemy piece
   it guarded, that piece can now be won, and the gain survives the best reply. Or (Lichess's
   sense) a piece comes to stand in a line along which an enemy slider guarded a square: the
   moved piece, or the enemy piece that answers the check; after the best reply another own
-  piece wins the piece on that square, now unguarded, or mates there.
+  piece wins the piece on that square, now unguarded, or mates there (the checking piece
+  counts too when the answer to its check stepped into the line).
 - **clearance** (腾空): a forcing move (check, capture or a piece given away) empties a square
-  or line that another own piece then uses to mate or win a piece after the best reply.
+  or line that another own bishop, rook or queen then uses to mate or win a piece after the
+  best reply (not after a reply that gives check). Left to the other tactics: a check after
+  the king took the moved piece (a decoy), a capture after a capture without check (a trade),
+  a mate by taking along the opened line when the moved piece was not taken (a discovered
+  attack).
 - **in-between move** (intermezzo, 中间着/过渡): a piece can be taken with gain, the move gives
   check first instead, and after the reply the piece can still be taken with gain.
 - **zugzwang** (转让走子权): a quiet move after which every enemy move loses (the mover then
@@ -70,7 +78,7 @@ from chesskit.i18n import color_name, join_words, piece_name, piece_on, t
 from chesskit.rules import search
 from chesskit.rules.notation import read_move
 from chesskit.rules.position import PositionKey, position_key, to_board
-from chesskit.rules.values import VALUES, worth
+from chesskit.rules.values import VALUES, balance, worth
 
 MOTIFS = (
     "check", "mate", "stalemate", "capture", "promotion", "en_passant", "castling", "fork",
@@ -720,27 +728,66 @@ def _deflected(p: _Played, reply: chess.Move) -> bool:
 
 
 def _removes_defender(p: _Played) -> bool:
-    """The move takes a piece that guarded another enemy piece, in a trade that does not win by
-    itself; after the best recapture the mover wins the piece left without its guard."""
-    if not p.before.is_capture(p.move) or p.before.is_en_passant(p.move):
+    """The move takes a piece that guarded another enemy piece, in a capture that does not win
+    a piece by itself; after the enemy's best reply, or after it takes back (one of
+    :data:`RECAPTURES` ways), another own piece wins that piece, now unguarded
+    (:func:`_wins_unguarded`). The piece that takes back is a defender removed too: what
+    it guarded, or the line it blocked, counts. A capture with check counts only when the
+    enemy takes back and the mover ends a piece ahead (else it is an in-between move)."""
+    if (not p.before.is_capture(p.move) or p.before.is_en_passant(p.move)
+            or p.before.is_check()
+            or exchange(p.before, p.move.from_square, p.move.to_square) >= FOLLOW_UP_GAIN):
         return False
-    if exchange(p.before, p.move.from_square, p.move.to_square) > 0:
+    gain, best = search.best_defence(p.before, p.move, depth=1)
+    if best is None:
         return False
-    side = not p.before.turn
-    guarded = p.before.attacks_mask(p.move.to_square) & p.before.occupied_co[side]
-    ours = p.after.occupied_co[p.before.turn]
-    targets = [s for s in chess.scan_forward(guarded & ~p.before.kings)
-               if p.after.attackers_mask(p.before.turn, s) & ours]
-    if not targets:
-        return False
-    replies = _captures_of(p.after, p.move.to_square)
-    for reply in replies[:3]:
-        p.after.push(reply)
-        won = _best_gain(p.after, p.after.occupied_co[p.after.turn])
-        p.after.pop()
-        if won < FOLLOW_UP_GAIN:
+    recaptures = [r for r in _captures_of(p.after, p.move.to_square) if r != best]
+    check = p.after.is_check()
+    if check:
+        ahead = balance(p.before) * (1 if p.before.turn else -1) + gain
+        if best.to_square != p.move.to_square or ahead < FOLLOW_UP_GAIN:
             return False
-    return bool(replies)
+        recaptures = []
+    guarded = p.before.attacks_mask(p.move.to_square)
+    for reply in [best, *recaptures[:RECAPTURES]]:
+        taker = reply.from_square if reply.to_square == p.move.to_square else None
+        p.after.push(reply)
+        try:
+            if _wins_unguarded(p.after, guarded, p.move.to_square, reply.to_square, taker,
+                               least=FOLLOW_UP_GAIN if check else 1):
+                return True
+        finally:
+            p.after.pop()
+    return False
+
+
+RECAPTURES = 3
+"""Ways of taking back that :func:`_removes_defender` looks at besides the best reply."""
+
+
+def _wins_unguarded(board: chess.Board, guarded: chess.Bitboard, moved: chess.Square,
+                    replied: chess.Square, taker: chess.Square | None, *, least: int) -> bool:
+    """A piece of the side to move, not the one on ``moved``, wins at least ``least``
+    (:func:`exchange`) by taking a piece worth no more than itself on a square of
+    ``guarded``, or a piece of any worth through ``taker`` (the square that the piece which
+    took back left open). The piece that just moved to ``replied`` does not count: taking
+    it back needs no removed defender."""
+    squares = guarded & ~chess.BB_SQUARES[replied]
+    opened = 0 if taker is None else chess.BB_SQUARES[taker]
+    targets = ~chess.BB_SQUARES[replied] if opened else squares
+    for move in board.generate_legal_captures(from_mask=~chess.BB_SQUARES[moved],
+                                              to_mask=targets):
+        if board.is_en_passant(move):
+            continue
+        if chess.between(move.from_square, move.to_square) & opened:
+            cheap = True  # the line was shut: taking a bigger piece was not possible before
+        elif squares & chess.BB_SQUARES[move.to_square]:
+            cheap = worth(_type(board, move.to_square)) <= worth(_type(board, move.from_square))
+        else:
+            continue
+        if cheap and exchange(board, move.from_square, move.to_square) >= least:
+            return True
+    return False
 
 
 def _interferes(p: _Played) -> bool:
@@ -780,8 +827,8 @@ def _cut_lines(before: chess.Board, after: chess.Board, side: chess.Color) -> ch
 def _cuts_a_guard(p: _Played) -> bool:
     """The moved piece cuts the line along which an enemy slider guarded a square, or the move
     is a check whose answer puts an enemy piece in such a line of its own side; after the
-    enemy's best reply another own piece mates there, or wins the piece that stands there
-    unguarded now."""
+    enemy's best reply an own piece mates there, or wins the piece that stands there
+    unguarded now (see :func:`_cut_wins`)."""
     side = not p.before.turn
     cut = _cut_lines(p.before, p.after, side)
     ours = 0
@@ -791,21 +838,32 @@ def _cuts_a_guard(p: _Played) -> bool:
     if not (cut & ours or p.after.is_check()):
         return False
     _, reply = search.best_defence(p.before, p.move, depth=1)
-    if reply is None:
-        return False
+    return reply is not None and _cut_wins(p, reply, cut)
+
+
+def _cut_wins(p: _Played, reply: chess.Move, cut: chess.Bitboard) -> bool:
+    """After ``reply``, another own piece than the moved one wins a piece standing on a square
+    of ``cut``, or mates there; or, when ``reply`` answers a check by stepping into a line of
+    its own side, any own piece (the checker too) wins the piece that line guarded."""
+    side = not p.before.turn
     replied = p.after.copy(stack=False)
     replied.push(reply)
+    stepped = 0
     if p.after.is_check():  # the answer to the check may stand in a line of its own side
-        cut |= _cut_lines(p.after, replied, side) & ~chess.BB_SQUARES[reply.to_square]
+        stepped = _cut_lines(p.after, replied, side) & ~chess.BB_SQUARES[reply.to_square]
+        cut |= stepped
     if not cut:
         return False
     mover = p.before.turn
-    wins = any(exchange(replied, a, target) > 0
-               for target in chess.scan_forward(cut & replied.occupied_co[side])
-               for a in chess.scan_forward(replied.attackers_mask(mover, target)
-                                           & ~chess.BB_SQUARES[p.move.to_square]))
-    return wins or any(cut & chess.BB_SQUARES[m.to_square] and m.from_square != p.move.to_square
-                       for m in search.mate_in(replied, 1))
+    moved = chess.BB_SQUARES[p.move.to_square]
+    for target in chess.scan_forward(cut & replied.occupied_co[side]):
+        takers = replied.attackers_mask(mover, target)
+        if not stepped & chess.BB_SQUARES[target]:
+            takers &= ~moved
+        if any(exchange(replied, a, target) > 0 for a in chess.scan_forward(takers)):
+            return True
+    return any(cut & chess.BB_SQUARES[m.to_square] and m.from_square != p.move.to_square
+               for m in search.mate_in(replied, 1))
 
 
 def _wins_anyway(p: _Played) -> bool:
@@ -815,20 +873,34 @@ def _wins_anyway(p: _Played) -> bool:
 
 def _clears(p: _Played) -> bool:
     """The move empties a square or line that another own piece then uses to mate or win a
-    piece, against the enemy's best reply; that piece could not make the move before."""
+    piece, against the enemy's best reply; that piece could not make the move before.
+
+    Not a clearance (Lichess's rules, most of them): a reply that gives check; a follow-up
+    by a knight, king or pawn; a check after the king took the moved piece (a decoy); a
+    capture after a capture without check (a trade); and a mate by taking along the opened
+    line when the moved piece was not taken (a discovered attack)."""
     if not (p.after.is_check() or p.before.is_capture(p.move) or _offered(p)):
         return False
     vacated = chess.BB_SQUARES[p.move.from_square]
     _, reply = search.best_defence(p.before, p.move, depth=1)
     if reply is None:
         return False
+    taken = reply.to_square == p.move.to_square  # the enemy took the moved piece
+    trade = p.before.is_capture(p.move) and not p.after.is_check()
     p.after.push(reply)
     try:
         found = _follow_up(p.after)
-        if found is None:
+        if found is None or p.after.is_check():
             return False
-        move, _ = found
-        if move.from_square == p.move.to_square or move.to_square == reply.to_square:
+        move, gain = found
+        if (move.from_square == p.move.to_square or move.to_square == reply.to_square
+                or _type(p.after, move.from_square) not in _SLIDERS):
+            return False
+        capture = p.after.is_capture(move)
+        if ((taken and _type(p.after, reply.to_square) == chess.KING
+             and p.after.gives_check(move))
+                or (capture and trade)
+                or (capture and gain >= search.MATE_SCORE and not taken)):
             return False
         path = chess.between(move.from_square, move.to_square) | chess.BB_SQUARES[move.to_square]
         return bool(path & vacated)
@@ -1023,6 +1095,18 @@ def _moved(p: _Played, lang: str | None) -> dict[str, str]:
     return {"piece": _names(p.after, [p.move.to_square], lang)}
 
 
+def _interference(p: _Played, lang: str | None) -> dict[str, str]:
+    """The piece in the way: the moved one, or (when the moved piece cuts no line) the enemy
+    piece that answers the check by stepping into a line of its own side."""
+    if p.after.is_check() and not _cut_lines(p.before, p.after, not p.before.turn):
+        _, reply = search.best_defence(p.before, p.move, depth=1)
+        if reply is not None:
+            replied = p.after.copy(stack=False)
+            replied.push(reply)
+            return {"piece": _names(replied, [reply.to_square], lang)}
+    return _moved(p, lang)
+
+
 def _nothing(p: _Played, lang: str | None) -> dict[str, str]:
     return {}
 
@@ -1032,8 +1116,9 @@ _SENTENCES: tuple[tuple[str, _Fields], ...] = (
     ("smothered_mate", _nothing), ("back_rank_mate", _nothing), ("mate", _nothing),
     ("stalemate", _nothing), ("double_check", _nothing), ("fork", _fork),
     ("discovered_check", _discovered_check), ("pin", _pin), ("skewer", _skewer),
-    ("discovered_attack", _discovered_attack), ("decoy", _to_square), ("interference", _moved),
-    ("removing_the_defender", _capture), ("clearance", _from_square), ("deflection", _nothing),
+    ("discovered_attack", _discovered_attack), ("decoy", _to_square),
+    ("interference", _interference), ("removing_the_defender", _capture),
+    ("clearance", _from_square), ("deflection", _nothing),
     ("in_between_move", _nothing), ("zugzwang", _nothing), ("promotion", _promotion),
     ("en_passant", _en_passant), ("castling", _nothing), ("check", _check),
     ("capture", _capture),
