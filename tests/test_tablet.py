@@ -257,3 +257,20 @@ def test_every_kind_and_every_lessons_first_board_fit_upright(
     tablet.wait_for_function(SIDEBAR_OPEN)
     assert tablet.evaluate(FITS, 2) == [], "the file browser open"
     assert tablet.evaluate(LAYOUT) == []
+
+
+@pytest.mark.parametrize("lesson", ["10-two-rooks-mate", "11-queen-mate"])
+def test_your_turn_of_the_mate_lessons_has_the_computer_move_the_king(
+        lab: Lab, tablet: Page, lesson: str) -> None:
+    """Lessons 10 and 11's "Your turn" (the lesson's first live board): the child taps a white
+    move, the computer answers with the black king; nobody has to move both sides."""
+    code = first_boards()[int(lesson[:2])]
+    assert code.startswith('ck.play(opponent="computer"'), code
+    open_and_run(lab, tablet, f"{lesson}.ipynb", code)
+    said(tablet, "You play White.")
+    piece, target, san = {"10": ("a1", "a4", "Ra4"), "11": ("d1", "d3", "Qd3")}[lesson[:2]]
+    tap(tablet, piece)
+    tap(tablet, target)
+    assert said(tablet, "Black played K").startswith("Black played K")
+    moves = tablet.locator(".ck-moves").inner_text().split()
+    assert moves[:2] == ["1.", san] and moves[2].startswith("K"), moves
