@@ -3,6 +3,8 @@ in JupyterLab. A child taps a piece and then its square, drags a piece with a fi
 reaches every button under the board with a finger: at least 44 px each way, none overlapping,
 the board whole inside the screen and its cell. The typed-answer box is sent with OK (Play is
 for a move); the keys' line (Tab, arrows) is not shown where there is no keyboard pointer.
+Upright (768 px), the first board on the page closes JupyterLab's file browser, once; every
+lesson's first board and a board of every kind fit, in English and Traditional Chinese.
 
 The JupyterLab server, Chromium and the helpers are those of ``tests/test_browser.py``; every
 wait is event-driven with a generous limit. Screenshots go to /tmp/chesskit-tablet-*.png.
@@ -10,18 +12,25 @@ wait is event-driven with a generous limit. Screenshots go to /tmp/chesskit-tabl
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
-from typing import Any
+from pathlib import Path
+from typing import Any, get_args
 
+import nbformat
 import pytest
 import test_browser
 from playwright.sync_api import Page, ViewportSize
 from test_browser import Lab, centre, lab_page, open_and_run
 
+from chesskit.exercises.catalog import bank
+from chesskit.exercises.protocol import KindName
+
 pytestmark = pytest.mark.browser
 browser, lab = test_browser.browser, test_browser.lab
 """The fixtures of tests/test_browser.py: pytest finds them under these names."""
 
+ROOT = Path(__file__).resolve().parents[1]
 IPAD: ViewportSize = {"width": 1024, "height": 768}
 UPRIGHT: ViewportSize = {"width": 768, "height": 1024}
 FINGER = 44
@@ -135,3 +144,133 @@ def test_tap_a_piece_then_its_square_and_drag_with_a_finger(lab: Lab, tablet: Pa
     drag(tablet, "e4", "f6", board=1)
     assert said(tablet, "White played", board=1).startswith("White played Nf6+.")
     tablet.locator(".ck-board").nth(1).locator('[data-sq="f6"] .ck-w').wait_for()
+
+
+
+SIDEBAR_OPEN = ("() => { const s = document.getElementById('jp-left-stack');"
+                " return !!s && !s.classList.contains('lm-mod-hidden') && s.offsetWidth > 0; }")
+"""The left sidebar (the file browser) is open and takes room beside the notebook."""
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Two frames: time for a board just drawn to do what it does at its first frame."""
+
+
+def test_upright_the_first_board_closes_the_file_browser_once(lab: Lab, tablet: Page) -> None:
+    """An iPad upright (768 px): the file browser takes half of the notebook's width; the first
+    board on the page closes it, once: opened again by the child, it stays open while more
+    boards come."""
+    tablet.set_viewport_size(UPRIGHT)
+    name = "upright.ipynb"
+    lab.write(name, "import chesskit as ck\nck.set_language('en')", "ck.Board()",
+              "ck.Board('4k3/8/8/8/8/8/8/4K3 w - - 0 1')")
+    tablet.goto(f"{lab.url}/lab/workspaces/upright/tree/{name}?token={test_browser.TOKEN}")
+    test_browser.wait_for(lambda: lab.kernel_ready(name), what=f"the kernel of {name}")
+    tablet.wait_for_function(SIDEBAR_OPEN)
+    before = tablet.locator(".jp-NotebookPanel").first.bounding_box()
+    tablet.screenshot(path="/tmp/chesskit-tablet-upright-before.png")
+    test_browser.menu(tablet, "Run", "Run All Cells")
+    tablet.locator(".ck-board").nth(1).wait_for()
+    tablet.wait_for_function(f"() => !({SIDEBAR_OPEN})()")
+    after = tablet.locator(".jp-NotebookPanel").first.bounding_box()
+    assert before is not None and after is not None and after["width"] > before["width"] + 200
+    assert tablet.evaluate(LAYOUT) == []
+    tablet.screenshot(path="/tmp/chesskit-tablet-upright.png")
+    tablet.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab").first.click()  # the child
+    tablet.wait_for_function(SIDEBAR_OPEN)
+    old = tablet.locator(".ck").nth(1).element_handle()
+    tablet.locator(".jp-CodeCell").nth(2).locator(".jp-InputArea-editor").click()
+    tablet.keyboard.press("Shift+Enter")  # the cell again: a new board on the page
+    tablet.wait_for_function("(old) => !old.isConnected && document.querySelectorAll("
+                             "'.ck-board').length === 2", arg=old)
+    tablet.evaluate(FRAMES)
+    assert tablet.evaluate(SIDEBAR_OPEN), "the file browser the child opened stays open"
+
+
+FITS = """async (first) => {
+  const frame = () => new Promise((done) => requestAnimationFrame(done));
+  const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const sideways = (e) => e.scrollWidth > e.clientWidth + 1;
+  const out = [];
+  for (const cell of [...document.querySelectorAll('.jp-CodeCell')].slice(first)) {
+    const name = cell.querySelector('.jp-InputArea-editor').textContent.trim().slice(0, 50);
+    const board = [...cell.querySelectorAll('.ck-wrap')].find(shown)
+      || [...cell.querySelectorAll('.jp-OutputArea-output svg[role="img"]')].find(shown);
+    if (!board) { out.push(`${name}: no board`); continue; }
+    board.scrollIntoView({block: 'center'});
+    await frame();
+    await frame();
+    const r = board.getBoundingClientRect();
+    if (r.left < 0 || r.right > innerWidth + 1) out.push(`${name}: board past the screen`);
+    if (r.top < 0 || r.bottom > innerHeight + 1) out.push(`${name}: board taller than the screen`);
+    const areas = [...cell.querySelectorAll('.jp-OutputArea-output')].filter(shown);
+    if (areas.some(sideways)) out.push(`${name}: the cell scrolls sideways`);
+    if (sideways(cell.closest('.jp-WindowedPanel-outer'))) out.push(`${name}: notebook sideways`);
+    if (sideways(document.scrollingElement)) out.push(`${name}: the page scrolls sideways`);
+  }
+  return out;
+}"""
+"""What does not fit, cell by cell (from code cell ``first``), each board scrolled into sight:
+a board (live, else the diagram) past the screen's sides or taller than it, or anything that
+scrolls sideways (the cell's outputs, the notebook, the page)."""
+
+
+def first_boards() -> list[str]:
+    """The code of every lesson's first board: its first live board (the built notebook saved
+    its picture), else its first diagram."""
+    sources = []
+    for path in sorted((ROOT / "lessons" / "en").glob("[0-9][0-9]-*.ipynb")):
+        cells = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+        live = [c for c in cells if "ck-static" in json.dumps(c.get("outputs", []))]
+        diagrams = [c for c in cells if c.source.startswith("ck.board(")]
+        sources.append((live or diagrams)[0].source)
+    return sources
+
+
+def kinds() -> dict[tuple[str, str], str]:
+    """The first exercise of every kind and every way it takes its answer on the board."""
+    first: dict[tuple[str, str], str] = {}
+    for ex in bank():
+        first.setdefault((ex.kind, str(ex.board_input())), ex.id)
+    return first
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+def test_every_kind_and_every_lessons_first_board_fit_upright(
+        lab: Lab, tablet: Page, lang: str) -> None:
+    """An iPad upright (768 x 1024), the file browser closed by the first board and then opened
+    again by the child: every lesson's first board and a board of every kind of exercise fit,
+    nothing scrolls sideways, every button fits a finger."""
+    lessons, first = first_boards(), kinds()
+    assert len(lessons) == len(list((ROOT / "lessons" / "src").glob("[0-9][0-9]-*.md")))
+    assert {kind for kind, _ in first} == set(get_args(KindName))
+    tasks = [f"ck.exercise({i!r})" for i in first.values()]
+    tablet.set_viewport_size(UPRIGHT)
+    name = f"fit-{lang}.ipynb"
+    open_and_run(lab, tablet, name, f"import chess\nck.set_language({lang!r})", *lessons, *tasks,
+                 boards=sum("ck.board(" not in s for s in lessons) + len(tasks))
+    tablet.wait_for_function(f"() => !({SIDEBAR_OPEN})()")
+    tablet.wait_for_function("() => ![...document.querySelectorAll('.jp-InputPrompt')]"
+                             ".some((p) => p.textContent.includes('*'))")
+    assert tablet.evaluate(FITS, 2) == [], "the file browser closed"
+    tablet.screenshot(path=f"/tmp/chesskit-tablet-fit-{lang}.png")
+    assert tablet.evaluate(LAYOUT) == []
+    tablet.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab").first.click()
+    tablet.wait_for_function(SIDEBAR_OPEN)
+    assert tablet.evaluate(FITS, 2) == [], "the file browser open"
+    assert tablet.evaluate(LAYOUT) == []
+
+
+@pytest.mark.parametrize("lesson", ["10-two-rooks-mate", "11-queen-mate"])
+def test_your_turn_of_the_mate_lessons_has_the_computer_move_the_king(
+        lab: Lab, tablet: Page, lesson: str) -> None:
+    """Lessons 10 and 11's "Your turn" (the lesson's first live board): the child taps a white
+    move, the computer answers with the black king; nobody has to move both sides."""
+    code = first_boards()[int(lesson[:2])]
+    assert code.startswith('ck.play(opponent="computer"'), code
+    open_and_run(lab, tablet, f"{lesson}.ipynb", code)
+    said(tablet, "You play White.")
+    piece, target, san = {"10": ("a1", "a4", "Ra4"), "11": ("d1", "d3", "Qd3")}[lesson[:2]]
+    tap(tablet, piece)
+    tap(tablet, target)
+    assert said(tablet, "Black played K").startswith("Black played K")
+    moves = tablet.locator(".ck-moves").inner_text().split()
+    assert moves[:2] == ["1.", san] and moves[2].startswith("K"), moves

@@ -21,6 +21,23 @@ const pieces = (fen) => {
 };
 const DEAD_MS = 8000;
 const isSave = (e) => (e.ctrlKey || e.metaKey) && !e.altKey && (e.key === "s" || e.key === "S");
+// a tablet upright (a page under 900 px): JupyterLab's left sidebar (the file browser) takes
+// half of the notebook's width, so the first board on the page closes it, once, with the
+// app's own shortcut (Ctrl+B; Cmd+B where the platform says Mac, as an iPad's Safari does);
+// a child who opens it again keeps it open. Only in JupyterLab and the browser course:
+// Notebook 7 opens a scratchpad on that key.
+const NARROW = 900;
+const SIDEBAR = Symbol.for("chesskit.sidebar");
+const closeSidebarOnce = () => {
+  if (window[SIDEBAR] || window.innerWidth >= NARROW) return;
+  window[SIDEBAR] = true;
+  const stack = document.getElementById("jp-left-stack");
+  if (!document.querySelector(".jp-LabShell") || !stack || stack.classList.contains("lm-mod-hidden")) return;
+  const apple = /Mac/i.test(navigator.platform || "");  // Lumino's own test for Cmd
+  const key = new KeyboardEvent("keydown", { key: "b", code: "KeyB", ctrlKey: !apple, metaKey: apple, bubbles: true, cancelable: true });
+  Object.defineProperty(key, "keyCode", { get: () => 66 });  // Lumino reads the key code
+  document.body.dispatchEvent(key);
+};
 const glyph = (c) => `<span class="ck-p ${c === c.toUpperCase() ? "ck-w" : "ck-b"}">${GLYPH[c.toLowerCase()]}</span>`;
 
 export default {
@@ -444,6 +461,7 @@ export default {
     const shown = new MutationObserver(() => { hidePicture(); if (pictureGone) shown.disconnect(); });
     shown.observe(document.body, { childList: true, subtree: true });
     requestAnimationFrame(hidePicture);
+    requestAnimationFrame(closeSidebarOnce);
     model.on("change:flash", flash);
     model.on("change:waiting", wait);
     draw();
