@@ -20,7 +20,10 @@ How it fits together:
   browser's IndexedDB, so progress survives a reload;
 - JupyterLite's session lookup is corrected in the built app (:func:`sessions_by_path`): it
   took a notebook for another one with the same file name (``lessons/en/00-start-here.ipynb``
-  and ``lessons/zh-Hans/00-start-here.ipynb``), whose kernel then stayed "Initializing".
+  and ``lessons/zh-Hans/00-start-here.ipynb``), whose kernel then stayed "Initializing";
+- the kernel's web worker starts Pyodide, the wheels and IPython while JupyterLab itself loads,
+  and the first kernel JupyterLab starts takes that worker (:func:`early_kernel`, exact text
+  replacements in the built app, ``EARLY_PATCHES``).
 
 >>> browser_requirements("Requires-Dist: pexpect; sys_platform != 'emscripten'\\n")
 []
@@ -611,7 +614,7 @@ def correct_sessions(out: Path) -> None:
                         "): check chesskit.course.site.build.SESSION_BY_NAME against its code.")
 
 
-# ---------------------------------------------------------------- the kernel's worker, started early
+# ---------------------------------------------------------------- the kernel's worker, early
 
 # The Pyodide kernel's files in the built site (jupyterlite-pyodide-kernel 0.8.6).
 KERNEL_STATIC = "extensions/@jupyterlite/pyodide-kernel-extension/static"
