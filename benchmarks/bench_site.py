@@ -1,6 +1,6 @@
 """How big the browser course is, and how long until its first board can be played.
 
-    .venv/bin/python benchmarks/bench_site.py [--runs 3] [--load 4]
+    .venv/bin/python benchmarks/bench_site.py [--runs 3] [--load 4] [--against OTHER_SITE]
 
 Builds the site (or reuses the cached build of the same inputs), serves it on 127.0.0.1, and
 opens lesson 0 in Chromium with every other host blocked.  "cold": a fresh browser profile
