@@ -1,6 +1,6 @@
 """How big the browser course is, and how long until its first board can be played.
 
-    .venv/bin/python benchmarks/bench_site.py [--runs 3] [--load 4]
+    .venv/bin/python benchmarks/bench_site.py [--runs 3] [--load 4] [--against OTHER_SITE]
 
 Builds the site (or reuses the cached build of the same inputs), serves it on 127.0.0.1, and
 opens lesson 0 in Chromium with every other host blocked.  "cold": a fresh browser profile
@@ -20,6 +20,7 @@ starting, installing the wheels and importing IPython).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import os
 import statistics
@@ -41,8 +42,11 @@ LESSON = "lessons/en/00-start-here.ipynb"
 PHASES = ("picture", "runtime", "wheels", "kernel ready", "board")
 # The Pyodide kernel's worker (jupyterlite-pyodide-kernel 0.8.6, minified) with a console line
 # "ck-phase <name> <Date.now()>" after each step of its start (``--phases`` only).
+# With the early worker (build.early_kernel) the kernel's initialize waits for the runtime the
+# page asked for before JupyterLab loaded ("early kernel": Pyodide, the wheels, IPython imported).
 WORKER_STEPS = (
-    ("await this.initRuntime(e),", "runtime+packages"), ("await this.initFilesystem(e),", "drive"),
+    ("await this.initRuntime(e),", "runtime+packages"),
+    (":this.initRuntime(e)),", "runtime+packages"), ("await this.initFilesystem(e),", "drive"),
     ("await this.initPackageManager(e),", "piplite"), ("await this.initKernel(e),", "kernel"),
     ("await this.initGlobals(e),", "globals"))
 WORKER_RUNTIME = ("{loadPyodide:n}=await zo(t);", "pyodide.mjs")
@@ -56,6 +60,8 @@ def timed_worker(script: str) -> str:
     script = script.replace("async initialize(e){", "async initialize(e){" + log("worker") + ";", 1)
     for step, name in WORKER_STEPS:
         script = script.replace(step, f"{step.rstrip(',')},{log(name)},", 1)
+    early = 'import pyodide_kernel"))'
+    script = script.replace(early, f"{early}.then(()=>{log('early-kernel')})", 1)
     code, name = WORKER_RUNTIME
     return script.replace(code, code + log(name) + ";", 1)
 
@@ -200,6 +206,19 @@ def sizes(site: Path) -> list[tuple[str, float]]:
             ("whole site", total / 1e6)]
 
 
+def _measure(browser: object, base_url: str) -> tuple[dict[str, float], dict[str, float]]:
+    """One cold and one warm start of lesson 0 in a fresh browser profile."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    context.set_default_timeout(600_000)
+    context.route("**/*", lambda route: route.abort()
+                  if not route.request.url.startswith("http://127.0.0.1") else route.continue_())
+    page = context.new_page()
+    cold = first_board(page, base_url)
+    warm = first_board(page, base_url)
+    context.close()
+    return cold, warm
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -210,28 +229,32 @@ def main() -> None:
                              "requests, cells)")
     parser.add_argument("--site", type=Path, default=None,
                         help="a built site to measure (default: build or reuse the cached one)")
+    parser.add_argument("--against", type=Path, default=None,
+                        help="another built site (e.g. main's), measured in turn with the first "
+                             "one, run by run: A/B in the same minutes on a shared machine")
     options = parser.parse_args()
-    site = options.site or build.cached_site()
+    sites = {"": options.site or build.cached_site()}
+    if options.against is not None:
+        sites = {"A ": sites[""], "B ": options.against}
     print(f"Load average (1 min) at the start: {os.getloadavg()[0]:.1f}.")
-    print("| part | MB |\n|---|---:|")
-    for name, megabytes in sizes(site):
-        print(f"| {name} | {megabytes:.1f} |")
-    cold, warm = [], []
+    for label, site in sites.items():
+        print(f"\n{label}{site}\n| part | MB |\n|---|---:|")
+        for name, megabytes in sizes(site):
+            print(f"| {name} | {megabytes:.1f} |")
+    results: dict[str, tuple[list[dict[str, float]], list[dict[str, float]]]] = {
+        label: ([], []) for label in sites}
     spinners = busy(options.load)
     try:
-        with build.serve(site) as base_url, sync_playwright() as playwright:
+        with contextlib.ExitStack() as stack:
+            urls = {label: stack.enter_context(build.serve(site)) for label, site in sites.items()}
+            playwright = stack.enter_context(sync_playwright())
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for _ in range(options.runs):
-                context = browser.new_context(viewport={"width": 1280, "height": 900})
-                context.set_default_timeout(600_000)
-                context.route("**/*", lambda route: route.abort()
-                              if not route.request.url.startswith("http://127.0.0.1") else
-                              route.continue_())
-                page = context.new_page()
-                cold.append(first_board(page, base_url))
-                warm.append(first_board(page, base_url))
-                context.close()
-            phases = phase_table(base_url, browser) if options.phases else []
+                for label, url in urls.items():
+                    cold, warm = _measure(browser, url)
+                    results[label][0].append(cold)
+                    results[label][1].append(warm)
+            phases = phase_table(next(iter(urls.values())), browser) if options.phases else []
             browser.close()
         load = os.getloadavg()[0]
     finally:
@@ -242,13 +265,14 @@ def main() -> None:
     print("\n| first interactive board (medians, s from navigation) | "
           + " | ".join(PHASES) + " | slowest board | goal | ratio to goal |\n|---|"
           + "---:|" * (len(PHASES) + 3))
-    for name, runs in (("cold", cold), ("warm", warm)):
-        if not runs:
-            continue
-        medians = [statistics.median(run[phase] for run in runs) for phase in PHASES]
-        board = medians[-1]
-        print(f"| {name} ({len(runs)} runs) | " + " | ".join(f"{m:.1f}" for m in medians)
-              + f" | {max(run['board'] for run in runs):.1f} | {goal} | {board / goal:.2f} |")
+    for label, (colds, warms) in results.items():
+        for name, runs in (("cold", colds), ("warm", warms)):
+            if not runs:
+                continue
+            medians = [statistics.median(run[phase] for run in runs) for phase in PHASES]
+            board = medians[-1]
+            print(f"| {label}{name} ({len(runs)} runs) | " + " | ".join(f"{m:.1f}" for m in medians)
+                  + f" | {max(run['board'] for run in runs):.1f} | {goal} | {board / goal:.2f} |")
     if phases:
         print("\n| one cold start: what happened | at s | s since the line before |\n"
               "|---|---:|---:|")

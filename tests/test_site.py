@@ -325,3 +325,47 @@ def _hand_in_and_grade(page: Page, tmp_path: Path) -> None:
     with (tmp_path / "grades" / "grades.csv").open(encoding="utf-8-sig") as table:
         (ada,) = csv.DictReader(table)
     assert ada["student"] == "ada" and ada["00.01"] == "1"  # the answer given in the browser
+
+
+def test_a_patch_of_the_built_site_that_no_longer_matches_stops_the_build(tmp_path: Path) -> None:
+    """EARLY_PATCHES change JupyterLite's built code by exact text: a text found no time or
+    twice (JupyterLite upgraded) is a SiteError, and no file is changed."""
+    page = tmp_path / "lab" / "index.html"
+    page.parent.mkdir()
+    page.write_text("<head><link id=main></head>", encoding="utf-8")
+    found = ("lab/index.html", "<head>", "<head><script>early()</script>")
+    for missing in (("lab/*.html", "<link id=gone>", ""), ("lab/*.html", "</", "[")):
+        with pytest.raises(build.SiteError, match=r"found its text [02] times instead of once"):
+            build.patch_site(tmp_path, [found, missing])
+        assert page.read_text(encoding="utf-8") == "<head><link id=main></head>"
+    assert build.patch_site(tmp_path, [found]) == [page]
+    assert page.read_text(encoding="utf-8") == "<head><script>early()</script><link id=main></head>"
+    with pytest.raises(build.SiteError, match="0 files"):
+        build.early_kernel(tmp_path)  # not a built site (no kernel worker)
+
+
+def test_the_notebook_kernel_runs_in_the_worker_started_before_jupyterlab(
+        site: Path, base_url: str, offline: tuple[BrowserContext, list[str]]) -> None:
+    """lab/index.html starts the kernel's worker (Pyodide, the wheels, IPython) before
+    JupyterLab loads; the notebook's kernel is that worker (no second one), and it runs the
+    lesson: its board answers a move."""
+    assert "chesskit-early-kernel" in (site / "lab" / "index.html").read_text(encoding="utf-8")
+    context, elsewhere = offline
+    page = context.new_page()
+    workers: list[str] = []
+    page.on("worker", lambda worker: workers.append(worker.url))
+    open_notebook(page, base_url, LESSON)
+    kernel_id, waiting = page.evaluate("() => [self.ckEarlyKernelId, self.ckEarlyWorker]")
+    assert kernel_id and waiting is None  # taken by a kernel
+    run_all(page)
+    wait_done(page)
+    board = shown(page, ".jp-CodeCell").nth(3).locator(".ck")
+    board.locator(".ck-status", has_text=side_to_move(chess.WHITE)).wait_for()
+    for square in ("e2", "e4"):
+        board.locator(f'[data-sq="{square}"]').click()
+    board.locator(".ck-status", has_text=side_to_move(chess.BLACK)).wait_for()
+    # code cell 2 draws a picture: ask it which kernel took the early worker
+    set_cell(page, 2, "import js\nprint('early kernel', js.ckEarlyKernelId)").locator(
+        ".jp-OutputArea-output", has_text=f"early kernel {kernel_id}").wait_for()
+    assert [url for url in workers if "comlink.worker" in url] == [workers[0]], workers
+    assert elsewhere == []

@@ -20,7 +20,10 @@ How it fits together:
   browser's IndexedDB, so progress survives a reload;
 - JupyterLite's session lookup is corrected in the built app (:func:`sessions_by_path`): it
   took a notebook for another one with the same file name (``lessons/en/00-start-here.ipynb``
-  and ``lessons/zh-Hans/00-start-here.ipynb``), whose kernel then stayed "Initializing".
+  and ``lessons/zh-Hans/00-start-here.ipynb``), whose kernel then stayed "Initializing";
+- the kernel's web worker starts Pyodide, the wheels and IPython while JupyterLab itself loads,
+  and the first kernel JupyterLab starts takes that worker (:func:`early_kernel`, exact text
+  replacements in the built app, ``EARLY_PATCHES``).
 
 >>> browser_requirements("Requires-Dist: pexpect; sys_platform != 'emscripten'\\n")
 []
@@ -561,6 +564,7 @@ def build_site(out: Path, *, cache: Path = DEFAULT_CACHE, root: Path = ROOT) -> 
         _run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite)],
              what="jupyter lite build", cwd=lite)
     correct_sessions(out)
+    early_kernel(out)
     for font in font_fallbacks(out / "build"):
         font.unlink()
     (out / PIECES_FILE).write_text(pieces_svg(pieces), encoding="utf-8")
@@ -608,6 +612,131 @@ def correct_sessions(out: Path) -> None:
         raise SiteError(f"JupyterLite's session lookup by file name was found {changed} times "
                         f"instead of once (jupyterlite-core {metadata.version('jupyterlite-core')}"
                         "): check chesskit.course.site.build.SESSION_BY_NAME against its code.")
+
+
+# ---------------------------------------------------------------- the kernel's worker, early
+
+# The Pyodide kernel's files in the built site (jupyterlite-pyodide-kernel 0.8.6).
+KERNEL_STATIC = "extensions/@jupyterlite/pyodide-kernel-extension/static"
+KERNEL_WORKER = f"{KERNEL_STATIC}/comlink.worker.*.js"
+# How long an early worker no kernel took is kept before it is stopped (a lab page that opens
+# no notebook): the time a loaded machine may need to start JupyterLab and open one.
+EARLY_WORKER_KEPT_MS = 120_000
+# The page's part: before JupyterLab loads, lab/index.html starts the kernel's web worker and
+# asks it to start Pyodide with every preloaded wheel and import the kernel (IPython); the
+# first Pyodide kernel JupyterLab then creates takes that worker instead of a new one.  Not
+# when the page is cross-origin isolated (the kernel uses another worker then) or opens a file
+# that is not a notebook.  @WORKER@, @PYODIDE@ and @OPTIONS@ are filled in by the build.
+EARLY_SCRIPT = """<script id="chesskit-early-kernel">
+      /* chesskit: the Python kernel's worker starts now, while JupyterLab loads. */
+      (function () {
+        const path = new URLSearchParams(location.search).get("path");
+        if (self.crossOriginIsolated || (path && !path.endsWith(".ipynb"))) return;
+        const root = new URL("..", location.href);
+        const pyodideUrl = new URL(@PYODIDE@, root).href;
+        const worker = new Worker(new URL(@WORKER@, root), {type: "module"});
+        worker.postMessage({ckEarly: {pyodideUrl: pyodideUrl,
+          indexUrl: pyodideUrl.slice(0, pyodideUrl.lastIndexOf("/") + 1),
+          loadPyodideOptions: @OPTIONS@}});
+        self.ckEarlyWorker = worker;
+        self.ckTakeEarlyWorker = function (kernelId) {
+          const taken = self.ckEarlyWorker;
+          self.ckEarlyWorker = null;
+          if (taken) self.ckEarlyKernelId = kernelId;
+          return taken;
+        };
+        setTimeout(function () {
+          if (self.ckEarlyWorker === worker) { self.ckEarlyWorker = null; worker.terminate(); }
+        }, @KEPT@);
+      })();
+    </script>
+    """
+# The worker's part: a message {ckEarly: options} starts the runtime and imports the kernel's
+# modules (what the kernel's first steps would do, with the same options); the kernel's
+# initialize then waits for that instead of starting the runtime again, and records its id in
+# the worker (``self.ckEarlyKernelId``) to show it ran there.  Any failure of the early start
+# falls back to the kernel's own.
+EARLY_WORKER_LISTENER = (
+    'self.addEventListener("message",ckEvent=>{let ckOptions=ckEvent.data&&ckEvent.data.ckEarly;'
+    "if(ckOptions){ckEvent.stopImmediatePropagation();self.ckEarly=self.ckEarly||"
+    "ku.initRuntime(ckOptions).then(()=>ku._pyodide.runPythonAsync("
+    '"import piplite.piplite\\nimport pyodide_kernel"))}});')
+# Exact text replacements in the built site: (file, as a glob under the site, text, new text).
+# Each text must be found exactly once, or the build stops (a JupyterLite upgrade changed it).
+EARLY_PATCHES: tuple[tuple[str, str, str], ...] = (
+    ("lab/index.html", '<link id="jupyter-lite-main" rel="preload"',
+     '@EARLY_SCRIPT@<link id="jupyter-lite-main" rel="preload"'),
+    (f"{KERNEL_STATIC}/*.js",  # the page's PyodideKernel: the early worker, else a new one
+     "return crossOriginIsolated?t(new URL(s(831),s.b)):t(new URL(s(932),s.b))}",
+     "return crossOriginIsolated?t(new URL(s(831),s.b)):(self.ckTakeEarlyWorker&&"
+     "self.ckTakeEarlyWorker(e.id))||t(new URL(s(932),s.b))}"),
+    (KERNEL_WORKER, "ku=new rr;Nt(ku);", f"ku=new rr;{EARLY_WORKER_LISTENER}Nt(ku);"),
+    (KERNEL_WORKER, "await this.initRuntime(e),",
+     "await(self.ckEarly?self.ckEarly.then(()=>{self.ckEarlyKernelId=e.kernelId},"
+     "()=>this.initRuntime(e)):this.initRuntime(e)),"),
+)
+
+
+def patch_site(out: Path, patches: Iterable[tuple[str, str, str]]) -> list[Path]:
+    """Apply ``patches`` (file glob, text, new text) to the built site in ``out``; returns the
+    files changed.  Raises SiteError, changing nothing, when a text is not found exactly once
+    in the files its glob names."""
+    texts: dict[Path, str] = {}
+
+    def text(path: Path) -> str:
+        return texts[path] if path in texts else path.read_text(encoding="utf-8")
+
+    for pattern, old, new in patches:
+        counts = {path: text(path).count(old) for path in sorted(out.glob(pattern))}
+        found = [path for path, count in counts.items() if count]
+        if sum(counts.values()) != 1:
+            raise SiteError(
+                f"a patch of the built site found its text {sum(counts.values())} times instead "
+                f"of once in {pattern} (jupyterlite-core {metadata.version('jupyterlite-core')}, "
+                f"jupyterlite-pyodide-kernel {_version('jupyterlite-pyodide-kernel')}): check "
+                f"chesskit.course.site.build.EARLY_PATCHES against its code: {old[:60]!r}")
+        path = found[0]
+        texts[path] = text(path).replace(old, new, 1)
+    for path, patched in texts.items():
+        path.write_text(patched, encoding="utf-8")
+    return sorted(texts)
+
+
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def early_script(out: Path) -> str:
+    """The page's part of :func:`early_kernel` for the built site in ``out``: its kernel worker's
+    file and the Pyodide options of its ``jupyter-lite.json``."""
+    workers = sorted(out.glob(KERNEL_WORKER))
+    if len(workers) != 1:
+        raise SiteError(f"the built site has {len(workers)} files {KERNEL_WORKER}, not one: "
+                        "check chesskit.course.site.build.KERNEL_WORKER against JupyterLite.")
+    config = json.loads((out / "jupyter-lite.json").read_text(encoding="utf-8"))
+    kernel = config["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]
+    values = {"@WORKER@": workers[0].relative_to(out).as_posix(),
+              "@PYODIDE@": kernel["pyodideUrl"],
+              "@OPTIONS@": kernel.get("loadPyodideOptions", {})}
+    script = EARLY_SCRIPT.replace("@KEPT@", str(EARLY_WORKER_KEPT_MS))
+    for key, value in values.items():
+        script = script.replace(key, json.dumps(value, sort_keys=True).replace("</", "<\\/"))
+    return script
+
+
+def early_kernel(out: Path) -> list[Path]:
+    """Start the kernel's worker (Pyodide, the wheels, IPython) before JupyterLab in the built
+    site in ``out``: EARLY_PATCHES with the page's script filled in.  Returns the files changed.
+
+    JupyterLab's own start (about 6 s on the 2-core machine) and the kernel's (Pyodide and 27
+    wheels, about 5 s) ran one after the other; now they overlap.
+    """
+    script = early_script(out)
+    return patch_site(out, [(pattern, old, new.replace("@EARLY_SCRIPT@", script))
+                            for pattern, old, new in EARLY_PATCHES])
 
 
 def inputs_hash(root: Path = ROOT) -> str:
