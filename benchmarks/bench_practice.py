@@ -12,7 +12,8 @@ chosen exercises 0.70-0.80 after the first 20; the weak skill in the model's top
 90% of learners after 60 answers; under 50 ms per answer and per ck.practice() with 100,000
 answers in the store.
 
-Run: .venv/bin/python benchmarks/bench_practice.py [--learners 200] [--answers 60] [--skip-big]
+Run: .venv/bin/python benchmarks/bench_practice.py [--learners 200] [--answers 60] [--seed 1]
+[--skip-big]
 (``--learners 0``: only the big store, which is filled in bulk after 200 single answers)
 """
 
@@ -217,6 +218,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--learners", type=int, default=200)
     parser.add_argument("--answers", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=1,
+                        help="the learners and the items' true difficulties (default 1)")
     parser.add_argument("--store", type=int, default=100_000)
     parser.add_argument("--skip-big", action="store_true")
     args = parser.parse_args()
@@ -225,9 +228,10 @@ def main() -> None:
         *os.getloadavg(), os.cpu_count()), flush=True)
     if args.learners:
         started = time.perf_counter()
-        result = figures(simulate(args.learners, args.answers))
+        result = figures(simulate(args.learners, args.answers, seed=args.seed))
         took = time.perf_counter() - started
-        print(f"{args.learners} simulated learners x {args.answers} answers ({took:.0f} s)")
+        print(f"{args.learners} simulated learners x {args.answers} answers, seed {args.seed}"
+              f" ({took:.0f} s)")
         goals = {"r_after_40": "> 0.9", "success_after_20": "0.70-0.80",
                  "weak_in_top2": ">= 0.90"}
         for name, value in result.items():

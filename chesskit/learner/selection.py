@@ -32,6 +32,20 @@ DOUBT = 2.0
 JITTER = 0.05
 NEAR = 0.2
 """A skill's best new exercise is near the target when its chance is within this of it."""
+PROBE_FLOOR = 0.3
+"""A skill without an exercise near the target is still probed (with its exercise nearest the
+target) when the learner, were they not weak there, would solve that one with at least this
+chance: a beginner below the bank's easiest exercises gets every skill tried, not only the
+board."""
+PROBE_CAP = 6
+"""A skill tried this often is probed no more (while another can be): a weak skill is named
+by then, and more probes of it would only cost successes the others need to be measured."""
+RECENT = 10
+GAIN = 1.0
+AIM_MAX = 0.9
+"""When the last RECENT first tries were solved less often than TARGET, the exercises that are
+not probes aim GAIN times the shortfall higher (at most AIM_MAX): probes of a doubtful skill
+fail more, so the rest is a little easier and practice stays about 3 in 4 solved."""
 
 
 def expected_success(model: LearnerModel, exercise: Exercise,
@@ -59,9 +73,20 @@ def _scope(model: LearnerModel, skills: Mapping[str, tuple[str, ...]], *, upto: 
     return [ex for ex in practised if ex.lesson <= limit]
 
 
-def _fit(model: LearnerModel, ex: Exercise, skills: Sequence[str], rng: random.Random) -> float:
+def _fit(model: LearnerModel, ex: Exercise, skills: Sequence[str], rng: random.Random,
+         target: float = TARGET) -> float:
     """How far the exercise is from the target chance (a little jitter so ties vary)."""
-    return abs(expected_success(model, ex, skills) - TARGET) + JITTER * rng.random()
+    return abs(expected_success(model, ex, skills) - target) + JITTER * rng.random()
+
+
+def _aim(state: State) -> float:
+    """The chance the next exercise that is not a probe aims at: TARGET, or higher when the
+    last RECENT first tries were solved less often (see AIM_MAX)."""
+    recent = sorted(state.first.values(), key=lambda v: v[3])[-RECENT:]
+    if len(recent) < RECENT:
+        return TARGET
+    rate = sum(v[0] for v in recent) / len(recent)
+    return min(AIM_MAX, TARGET + GAIN * max(0.0, TARGET - rate))
 
 
 def _chance(model: LearnerModel, ex: Exercise, offset: float) -> float:
@@ -69,7 +94,8 @@ def _chance(model: LearnerModel, ex: Exercise, offset: float) -> float:
 
 
 def _by_skill(model: LearnerModel, pool: list[Exercise], skills: Mapping[str, tuple[str, ...]],
-              rng: random.Random, *, doubt: float = 0.0) -> dict[str, tuple[float, Exercise]]:
+              rng: random.Random, *, doubt: float = 0.0,
+              target: float = TARGET) -> dict[str, tuple[float, Exercise]]:
     """Each skill's exercise nearest the target chance, for the skills that have one near;
     with ``doubt``, the chance if the skill were ``doubt`` standard errors weaker."""
     best: dict[str, tuple[float, Exercise]] = {}
@@ -78,8 +104,28 @@ def _by_skill(model: LearnerModel, pool: list[Exercise], skills: Mapping[str, tu
         for skill in skills[ex.id]:
             offset = model.offsets.get(skill, 0.0) - doubt * model.spread.get(skill,
                                                                               UNTRIED_SPREAD)
-            fit = abs(_chance(model, ex, offset) - TARGET) + jitter
+            fit = abs(_chance(model, ex, offset) - target) + jitter
             if fit < NEAR and (skill not in best or fit < best[skill][0]):
+                best[skill] = (fit, ex)
+    return best
+
+
+def _boundary(model: LearnerModel, pool: list[Exercise],
+              skills: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[float, Exercise]]:
+    """Each skill's new exercise nearest the target at the level the skill could have (its
+    offset minus DOUBT standard errors), however far, among the exercises the learner would
+    solve with at least PROBE_FLOOR were they not weak there (for the skills ``_by_skill``
+    finds none near)."""
+    best: dict[str, tuple[float, Exercise]] = {}
+    for ex in pool:
+        plain = _chance(model, ex, 0.0)
+        if plain < PROBE_FLOOR:
+            continue
+        for skill in skills[ex.id]:
+            level = model.offsets.get(skill, 0.0) - DOUBT * model.spread.get(skill,
+                                                                             UNTRIED_SPREAD)
+            fit = abs(_chance(model, ex, level) - TARGET)
+            if skill not in best or fit < best[skill][0]:
                 best[skill] = (fit, ex)
     return best
 
@@ -87,11 +133,13 @@ def _by_skill(model: LearnerModel, pool: list[Exercise], skills: Mapping[str, tu
 def _probe(model: LearnerModel, best: dict[str, tuple[float, Exercise]]) -> Exercise:
     """An exercise of the skill that could be weakest: the lowest offset minus DOUBT standard
     errors (a skill little tried is doubted most, so every skill gets measured and a weak one
-    keeps coming back), at the level the skill would have if it were that weak."""
+    keeps coming back, up to PROBE_CAP tries), at the level the skill would have if it were
+    that weak."""
     def bound(skill: str) -> float:
         return model.offsets.get(skill, 0.0) - DOUBT * model.spread.get(skill, UNTRIED_SPREAD)
 
-    return best[min(best, key=bound)][1]
+    doubtful = [s for s in best if model.tries.get(s, 0) < PROBE_CAP] or list(best)
+    return best[min(doubtful, key=bound)][1]
 
 
 def _interleave(model: LearnerModel, best: dict[str, tuple[float, Exercise]]) -> Exercise:
@@ -110,11 +158,15 @@ def choose(state: State, *, now: float, upto: int | None = None,
     review = [ex for ex in scope if ex.id in due]
     rng = random.Random(f"{state.seq}:{state.answers}:{upto}:{skill}")
     draw = rng.random()
+    aim = _aim(state)
     if review and draw < REVIEW_SHARE:
-        return min(review, key=lambda ex: _fit(model, ex, skills[ex.id], rng))
-    best = _by_skill(model, new, skills, rng) if skill is None else {}
-    if best and draw < REVIEW_SHARE + PROBE_SHARE:
-        return _probe(model, {**best, **_by_skill(model, new, skills, rng, doubt=DOUBT)})
+        return min(review, key=lambda ex: _fit(model, ex, skills[ex.id], rng, aim))
+    best = _by_skill(model, new, skills, rng, target=aim) if skill is None else {}
+    if skill is None and draw < REVIEW_SHARE + PROBE_SHARE:
+        probes = {**_boundary(model, new, skills), **best,
+                  **_by_skill(model, new, skills, rng, doubt=DOUBT)}
+        if probes:
+            return _probe(model, probes)
     if best:
         return _interleave(model, best)
     pool = new or review
@@ -123,7 +175,7 @@ def choose(state: State, *, now: float, upto: int | None = None,
         if waiting:
             return min(waiting, key=lambda ex: state.reviews[ex.id][1])
         pool = scope or list(_scope(model, skills, upto=None, skill=None))
-    return min(pool, key=lambda ex: _fit(model, ex, skills[ex.id], rng))
+    return min(pool, key=lambda ex: _fit(model, ex, skills[ex.id], rng, aim))
 
 
 def practice(*, upto: int | None = None, skill: str | None = None,
