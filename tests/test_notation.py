@@ -45,6 +45,7 @@ CHINESE = tuple(dict(zip("KQRBN", names, strict=True)) for names in ("王后车�
     (PROMOTE, "a8=后", "a7a8q"),
     (EN_PASSANT, "exd6", "e5d6"), (EN_PASSANT, "exd6 e.p.", "e5d6"),
     (EN_PASSANT, "exd6ep", "e5d6"), (EN_PASSANT, "ed6", "e5d6"),
+    (EN_PASSANT, "exd6 (e.p.)", "e5d6"),
     (ITALIAN, "Nf6", "g8f6"), (ITALIAN, "♞f6", "g8f6"), (ITALIAN, "Bc5", "f8c5"),
     (BISHOP_OR_PAWN, "bxc3", "b2c3"), (BISHOP_OR_PAWN, "Bxc3", "e1c3"),
 ])

@@ -49,13 +49,13 @@ _LONE_PIECES = ("K", "Q", "R", "B", "N", "王", "后", "車", "车", "象", "马
 def move_tokens(text: str) -> list[str]:
     """The moves of a written line, without move numbers and results ("e.p." stays on its move).
 
-    >>> move_tokens("1. Qh5 Kg8 2.Qh7# 1-0 exd6 e.p. R e1")
-    ['Qh5', 'Kg8', 'Qh7#', 'exd6 e.p.', 'Re1']
+    >>> move_tokens("1. Qh5 Kg8 2.Qh7# 1-0 exd6 e.p. R e1 dxe6 (e.p.)")
+    ['Qh5', 'Kg8', 'Qh7#', 'exd6 e.p.', 'Re1', 'dxe6 (e.p.)']
     """
     tokens: list[str] = []
     for raw in text.replace(",", " ").replace(";", " ").replace("…", "...").split():
         token = _MOVE_NUMBER.sub("", raw)
-        if token.lower().strip(".") in ("e.p", "ep") and tokens:
+        if token.lower().strip(".()") in ("e.p", "ep") and tokens:
             tokens[-1] += " " + token
         elif tokens and tokens[-1] in _LONE_PIECES:  # "R e1" is Re1
             tokens[-1] += token
