@@ -46,6 +46,8 @@ CHINESE = tuple(dict(zip("KQRBN", names, strict=True)) for names in ("王后车�
     (EN_PASSANT, "exd6", "e5d6"), (EN_PASSANT, "exd6 e.p.", "e5d6"),
     (EN_PASSANT, "exd6ep", "e5d6"), (EN_PASSANT, "ed6", "e5d6"),
     (EN_PASSANT, "exd6 (e.p.)", "e5d6"),
+    (ITALIAN, "n f6", "g8f6"), (ITALIAN, "Nf6.", "g8f6"), (ITALIAN, "NF6", "g8f6"),
+    (ITALIAN, "Nf6。", "g8f6"),
     (ITALIAN, "Nf6", "g8f6"), (ITALIAN, "♞f6", "g8f6"), (ITALIAN, "Bc5", "f8c5"),
     (BISHOP_OR_PAWN, "bxc3", "b2c3"), (BISHOP_OR_PAWN, "Bxc3", "e1c3"),
 ])
@@ -67,6 +69,7 @@ def test_lowercase_b_is_a_bishop_when_no_pawn_fits() -> None:
     ("♘ｆ３+!", "Nf3"), ("0-0-0+", "O-O-O"), ("o-o", "O-O"), ("e8q", "e8=Q"), ("e8(q)", "e8=Q"),
     ("後xf7#", "Qxf7"), ("exd6 e.p.", "exd6"), ("12...Nf6", "Nf6"), ("E2E4", "e2e4"),
     ("马吃f7", "Nxf7"), ("短易位", "O-O"), ("Qh5×f7", "Qh5xf7"), ("bxc3", "bxc3"),
+    ("NXC5", "Nxc5"), ("Nf3.", "Nf3"), ("马f3。", "Nf3"), ("dxe6 (e.p.)", "dxe6"),
 ])
 def test_normalize(text: str, plain: str) -> None:
     assert normalize_move_text(text) == plain

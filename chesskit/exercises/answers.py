@@ -43,14 +43,15 @@ _MOVE_NUMBER = re.compile(r"^\d+\s*\.+(?:\.\.)?")
 _RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "½-½", "*"})
 
 
-_LONE_PIECES = ("K", "Q", "R", "B", "N", "王", "后", "車", "车", "象", "马", "馬")
+_LONE_PIECES = ("K", "Q", "R", "B", "N", "k", "q", "r", "n", "王", "后", "車", "车", "象", "马",
+                "馬")
 
 
 def move_tokens(text: str) -> list[str]:
     """The moves of a written line, without move numbers and results ("e.p." stays on its move).
 
-    >>> move_tokens("1. Qh5 Kg8 2.Qh7# 1-0 exd6 e.p. R e1 dxe6 (e.p.)")
-    ['Qh5', 'Kg8', 'Qh7#', 'exd6 e.p.', 'Re1', 'dxe6 (e.p.)']
+    >>> move_tokens("1. Qh5 Kg8 2.Qh7# 1-0 exd6 e.p. R e1 dxe6 (e.p.) n f3")
+    ['Qh5', 'Kg8', 'Qh7#', 'exd6 e.p.', 'Re1', 'dxe6 (e.p.)', 'nf3']
     """
     tokens: list[str] = []
     for raw in text.replace(",", " ").replace(";", " ").replace("…", "...").split():

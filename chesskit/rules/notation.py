@@ -31,11 +31,11 @@ _CHARS = str.maketrans({
     "兵": "P",
     "♔": "K", "♕": "Q", "♖": "R", "♗": "B", "♘": "N", "♙": "P",
     "♚": "K", "♛": "Q", "♜": "R", "♝": "B", "♞": "N", "♟": "P",
-    "×": "x", "–": "-", "—": "-", "‐": "-", "‑": "-", "−": "-",
+    "×": "x", "X": "x", "。": None, "–": "-", "—": "-", "‐": "-", "‑": "-", "−": "-",
     "\ufe0f": None, "\u200b": None,
 })
 _MOVE_NUMBER = re.compile(r"^\d+\.+")
-_TRAILER = re.compile(r"(?:\(?e\.?p\.?\)?|[+#!?†‡])*$", re.IGNORECASE)
+_TRAILER = re.compile(r"(?:\(?e\.?p\.?\)?|[+#!?†‡.])*$", re.IGNORECASE)
 _CASTLE = re.compile(r"^[O0o]-?[O0o](-?[O0o])?$")
 _UPPER_FILE = re.compile(r"[A-H](?=[1-8])")
 _BISHOP_RANK = re.compile(r"^B[1-8][x:-]?[a-h][1-8]")  # B4f3: a bishop from the 4th rank
