@@ -1,4 +1,5 @@
-"""Small answers a child writes: "mate" for checkmate, a space after the piece letter."""
+"""Small answers a child writes: "mate" for checkmate, a space after the piece letter, a full
+stop, capitals, "and" between squares, a noun after a number."""
 
 from __future__ import annotations
 
@@ -15,3 +16,17 @@ def test_a_space_after_the_piece_letter_is_one_move() -> None:
     ex = exercise("02.14")
     assert ex.solutions()[0] == "Rxb6"
     assert ex.check("R xb6", lang="en").correct and ex.check("R b6", lang="en").correct
+
+
+def test_a_full_stop_a_small_letter_and_capitals_are_still_the_move() -> None:
+    ex = exercise("02.14")
+    for text in ("r xb6", "Rxb6.", "RXB6", "Rxb6。", "车xb6。"):
+        assert ex.check(text, lang="en").correct, text
+
+
+def test_squares_joined_by_and_and_a_count_with_its_noun() -> None:
+    squares, count = exercise("02.09"), exercise("02.10")
+    assert squares.check("a6, b5, c4, d3 and e2.", lang="en").correct
+    assert squares.check("a6和b5和c4和d3和e2。", lang="zh-Hans").correct
+    assert count.check("14 squares.", lang="en").correct and count.check("14.", lang="en").correct
+    assert not count.check("14 apples", lang="en").correct

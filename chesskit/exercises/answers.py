@@ -71,6 +71,9 @@ _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三":
 _MEASURE = re.compile(
     r"\s*(?:步棋|[个個步次格分点點种種只隻枚着著手回盘盤局位名条條张張块塊处處])$")
 """A Chinese measure word after a number ("3个", "0步", "两次"): it does not change the number."""
+_EN_MEASURE = re.compile(r"\s+(?:squares?|moves?|times?|pieces?|points?|pawns?|ways?)$",
+                         re.IGNORECASE)
+"""An English word after a number ("14 squares", "3 moves"): it does not change the number."""
 _EN_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
                "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
                "seventeen", "eighteen", "nineteen", "twenty")
@@ -84,9 +87,11 @@ def read_number(text: str) -> float | None:
     (23, -3, 0.76, None)
     >>> read_number("3个"), read_number("0步"), read_number("三个"), read_number("两次")
     (3, 0, 3, 2)
+    >>> read_number("14 squares."), read_number("3 moves"), read_number("5。")
+    (14, 3, 5)
     """
-    text = text.strip().replace("−", "-").replace("负", "-").replace("負", "-")
-    text = _MEASURE.sub("", text)
+    text = text.strip().rstrip(".。").replace("−", "-").replace("负", "-").replace("負", "-")
+    text = _EN_MEASURE.sub("", _MEASURE.sub("", text))
     if text.lower() in _EN_NUMBERS:
         return _EN_NUMBERS.index(text.lower())
     sign = -1 if text.startswith("-") else 1
@@ -110,8 +115,10 @@ def read_squares(text: str) -> list[chess.Square] | None:
 
     >>> [chess.square_name(s) for s in read_squares("d5, E4 f3")]
     ['d5', 'e4', 'f3']
+    >>> [chess.square_name(s) for s in read_squares("d5, e4 and f3.")]
+    ['d5', 'e4', 'f3']
     """
-    words = [w for w in re.split(r"[\s,;、，/]+", text.lower()) if w]
+    words = [w for w in re.split(r"(?:[\s,;、，/&.。]|\band\b|和|与|與|及|跟)+", text.lower()) if w]
     if not words or not all(_SQUARE.fullmatch(w) for w in words):
         return None
     return [chess.parse_square(w) for w in words]
