@@ -1,5 +1,5 @@
 """Small answers a child writes: "mate" for checkmate, a space after the piece letter, a full
-stop, capitals, "and" between squares, a noun after a number."""
+stop, capitals, "and" between squares, a noun after a number, words around a letter."""
 
 from __future__ import annotations
 
@@ -30,3 +30,10 @@ def test_squares_joined_by_and_and_a_count_with_its_noun() -> None:
     assert squares.check("a6和b5和c4和d3和e2。", lang="zh-Hans").correct
     assert count.check("14 squares.", lang="en").correct and count.check("14.", lang="en").correct
     assert not count.check("14 apples", lang="en").correct
+
+
+def test_a_letter_with_words_around_it_is_the_letter() -> None:
+    ex = exercise("04.19")
+    for text in ("(B)", "选B", "答案：B", "The answer is B.", "B: only right after the jump"):
+        assert ex.check(text, lang="en").correct, text
+    assert not ex.check("A piece", lang="en").correct

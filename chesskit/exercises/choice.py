@@ -11,6 +11,7 @@ rule-book ``fact`` with stored options and answer.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, get_args
 
 import chess
@@ -85,10 +86,20 @@ def _traditional_synonym(word: str, key: str) -> bool:
     return any(to_traditional(s) == word for s in _SYNONYMS.get(key, ()) if not s.isascii())
 
 
+_ANSWER_IS = re.compile(r"^(?:the answer is|answer|my answer is|选|選|答案是|答案|答)\s*[:：]?\s*",
+                        re.IGNORECASE)
+"""Words before the answer itself ("the answer is B", "选B", "答案：B")."""
+_LETTER_THEN_TEXT = re.compile(r"^([A-Za-z])\s*[.):：]\s*\S")
+"""A letter with the option's text after it ("B: only right after"): the letter answers."""
+
+
 def _read_option(ex: Exercise, text: str) -> int | None:
     options = [option for code in languages() for option in ex.options(lang=code)]
     count = len(ex.options(lang="en"))
-    word = text.strip().rstrip(".)。！!").strip()
+    word = _ANSWER_IS.sub("", text.strip().lstrip("(（").rstrip(".)）。！!").strip())
+    lettered = _LETTER_THEN_TEXT.match(word)
+    if lettered:
+        word = lettered.group(1)
     keys = OPTIONS.get(str(ex.data.get("question")), ())
     for index, key in enumerate(keys):
         if word.casefold() in _SYNONYMS.get(key, ()) or _traditional_synonym(word, key):
