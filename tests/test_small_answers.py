@@ -1,5 +1,6 @@
 """Small answers a child writes: "mate" for checkmate, a space after the piece letter, a full
-stop, capitals, "and" between squares, a noun after a number, words around a letter."""
+stop, capitals, "and" between squares, a noun after a number, words around a letter, words
+or arrows between the moves of a line."""
 
 from __future__ import annotations
 
@@ -37,3 +38,9 @@ def test_a_letter_with_words_around_it_is_the_letter() -> None:
     for text in ("(B)", "选B", "答案：B", "The answer is B.", "B: only right after the jump"):
         assert ex.check(text, lang="en").correct, text
     assert not ex.check("A piece", lang="en").correct
+
+
+def test_a_line_with_words_or_arrows_between_its_moves() -> None:
+    ex = exercise("10.15")
+    for text in ("Rb7+ then Kd8 then Rh8#", "Rb7+ → Kd8 → Rh8#", "Rb7+，然后Kd8，然后Rh8#"):
+        assert ex.check(text, lang="en").correct, text

@@ -47,13 +47,20 @@ _LONE_PIECES = ("K", "Q", "R", "B", "N", "k", "q", "r", "n", "王", "后", "車"
                 "馬")
 
 
+_CONNECTORS = re.compile(r"->|→|=>|⇒|，|、|然后|然後|接着|接著|\bthen\b|\band\b", re.IGNORECASE)
+"""Words and arrows a learner writes between the moves of a line ("Rb7+ then Kd8 → Rh8#")."""
+
+
 def move_tokens(text: str) -> list[str]:
     """The moves of a written line, without move numbers and results ("e.p." stays on its move).
 
     >>> move_tokens("1. Qh5 Kg8 2.Qh7# 1-0 exd6 e.p. R e1 dxe6 (e.p.) n f3")
     ['Qh5', 'Kg8', 'Qh7#', 'exd6 e.p.', 'Re1', 'dxe6 (e.p.)', 'nf3']
+    >>> move_tokens("Rb7+ then Kd8 → Rh8#"), move_tokens("Rb7+，然后Kd8，然后Rh8#")
+    (['Rb7+', 'Kd8', 'Rh8#'], ['Rb7+', 'Kd8', 'Rh8#'])
     """
     tokens: list[str] = []
+    text = _CONNECTORS.sub(" ", text)
     for raw in text.replace(",", " ").replace(";", " ").replace("…", "...").split():
         token = _MOVE_NUMBER.sub("", raw)
         if token.lower().strip(".()") in ("e.p", "ep") and tokens:
