@@ -1,6 +1,6 @@
 """Small answers a child writes: "mate" for checkmate, a space after the piece letter, a full
 stop, capitals, "and" between squares, a noun after a number, words around a letter, words
-or arrows between the moves of a line."""
+or arrows between the moves of a line, a square in a few words."""
 
 from __future__ import annotations
 
@@ -44,3 +44,10 @@ def test_a_line_with_words_or_arrows_between_its_moves() -> None:
     ex = exercise("10.15")
     for text in ("Rb7+ then Kd8 then Rh8#", "Rb7+ → Kd8 → Rh8#", "Rb7+，然后Kd8，然后Rh8#"):
         assert ex.check(text, lang="en").correct, text
+
+
+def test_one_square_in_a_few_words() -> None:
+    ex = exercise("00.01")
+    for text in ("the square e4", "on e4", "(e4)", "e4格", "是e4"):
+        assert ex.check(text, lang="en").correct, text
+    assert not ex.check("the", lang="en").correct and not ex.check("e4 e5", lang="en").correct

@@ -117,6 +117,11 @@ def read_number(text: str) -> float | None:
     return sign * ((_CN_DIGITS[tens] if tens else 1) * 10 + (_CN_DIGITS[ones] if ones else 0))
 
 
+_SQUARE_GAPS = re.compile(
+    r"(?:[\s,;、，/&.。()（）]|\b(?:and|the|squares?|on|at|is|are)\b|和|与|與|及|跟|格子|格|在|是)+")
+"""What may stand between square names: separators, "and", and the words of a sentence."""
+
+
 def read_squares(text: str) -> list[chess.Square] | None:
     """Square names in any order and separated anyhow; None if anything else is written.
 
@@ -124,8 +129,10 @@ def read_squares(text: str) -> list[chess.Square] | None:
     ['d5', 'e4', 'f3']
     >>> [chess.square_name(s) for s in read_squares("d5, e4 and f3.")]
     ['d5', 'e4', 'f3']
+    >>> [chess.square_name(s) for s in read_squares("the square e4")], read_squares("e4格")
+    (['e4'], [28])
     """
-    words = [w for w in re.split(r"(?:[\s,;、，/&.。]|\band\b|和|与|與|及|跟)+", text.lower()) if w]
+    words = [w for w in _SQUARE_GAPS.split(text.lower()) if w]
     if not words or not all(_SQUARE.fullmatch(w) for w in words):
         return None
     return [chess.parse_square(w) for w in words]
