@@ -76,7 +76,9 @@ _SQUARE = re.compile(r"[a-h][1-8]")
 _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5,
               "六": 6, "七": 7, "八": 8, "九": 9}
 _MEASURE = re.compile(
-    r"\s*(?:步棋|[个個步次格分点點种種只隻枚着著手回盘盤局位名条條张張块塊处處])$")
+    r"\s*(?:[个個]?格子|[个個]?棋子|步棋|[个個步次格分点點种種只隻枚着著手回盘盤局位名条條张張块塊处處])$")
+_TOTAL = re.compile(r"^(?:一共|总共|總共|共|there\s+are|there\s+is|it\s+is|it's)\s*", re.IGNORECASE)
+"""Words before a count ("一共14个", "There are 14.")."""
 """A Chinese measure word after a number ("3个", "0步", "两次"): it does not change the number."""
 _EN_MEASURE = re.compile(r"\s+(?:squares?|moves?|times?|pieces?|points?|pawns?|ways?)$",
                          re.IGNORECASE)
@@ -96,9 +98,11 @@ def read_number(text: str) -> float | None:
     (3, 0, 3, 2)
     >>> read_number("14 squares."), read_number("3 moves"), read_number("5。")
     (14, 3, 5)
+    >>> read_number("十四个格子"), read_number("一共14个"), read_number("There are 14.")
+    (14, 14, 14)
     """
     text = text.strip().rstrip(".。").replace("−", "-").replace("负", "-").replace("負", "-")
-    text = _EN_MEASURE.sub("", _MEASURE.sub("", text))
+    text = _EN_MEASURE.sub("", _MEASURE.sub("", _TOTAL.sub("", text)))
     if text.lower() in _EN_NUMBERS:
         return _EN_NUMBERS.index(text.lower())
     sign = -1 if text.startswith("-") else 1
