@@ -36,6 +36,9 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   follow-up hits the piece on the square it was lured to: a check to a lured king, an attack
   that wins a lured queen or rook there, a mate in which the lured piece blocks its own king,
   or (after a check) taking a lured queen there with a cheaper piece for more than was given.
+  Not a decoy: a follow-up that takes another piece and only also attacks the lured one (the
+  attack itself must win it), nor, after a capture that removes a defender and is taken back,
+  a follow-up that takes without check (a trade).
 - **deflection** (诱离): the move gives check or gives a piece away (not an even trade); the
   enemy's answer (the best one, or any when every answer to a check loses) moves a piece away
   from a square it guarded, and the follow-up takes or promotes there. A decoy is named a
@@ -743,7 +746,7 @@ _LURED = (chess.KING, chess.QUEEN, chess.ROOK)
 """The pieces a decoy lures (Lichess's "attraction"): the others are rarely worth it."""
 
 
-def _decoy_reply(p: _Played) -> chess.Move | None:
+def _decoy_reply(p: _Played, *, trade: bool = False) -> chess.Move | None:
     """The enemy's best answer when it is a decoy: it takes the moved piece, and the mover's
     strongest follow-up (:func:`_follow_up`, or a check that mates in two when the king was
     lured) hits the piece on the square it was lured to (see the module's definition)."""
@@ -767,16 +770,19 @@ def _decoy_reply(p: _Played) -> chess.Move | None:
         cheaper = worth(_type(board, move.from_square)) < worth(chess.QUEEN)
         return reply if (lured == chess.QUEEN and p.after.is_check() and cheaper
                          and 0 < given < exchange(board, move.from_square, square)) else None
+    took = board.is_capture(move)
     board.push(move)
     if not board.attacks_mask(move.to_square) & chess.BB_SQUARES[square]:
         return None
+    if trade and took and p.gained() and not board.is_check():
+        return None  # a defender taken, taken back, and another piece taken: no decoy
     king = board.king(board.turn)
     if board.is_checkmate() and king is not None and chess.square_distance(king, square) == 1:
         return reply  # the lured piece blocks its own king
     if lured == chess.KING:
         return reply if board.is_check() else None
-    wins = lured in _LURED and (gain >= FOLLOW_UP_GAIN or exchange(board, move.to_square,
-                                                                   square) > 0)
+    wins = lured in _LURED and ((gain >= FOLLOW_UP_GAIN and not took)
+                                or exchange(board, move.to_square, square) > 0)
     return reply if wins else None
 
 
@@ -1115,9 +1121,9 @@ def _tags(played: _Played) -> frozenset[str]:
         "smothered_mate": mate and _smothered_mate(after),
     }
     if not mate:
-        found["decoy"] = _decoy_reply(played) is not None
-        found["deflection"] = not found["decoy"] and _deflects(played)
         found["removing_the_defender"] = _removes_defender(played)
+        found["decoy"] = _decoy_reply(played, trade=found["removing_the_defender"]) is not None
+        found["deflection"] = not found["decoy"] and _deflects(played)
         found["interference"] = _interferes(played)
         found["clearance"] = _clears(played)
         found["in_between_move"] = _in_between(played)
