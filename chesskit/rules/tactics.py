@@ -62,9 +62,7 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   a mate by taking along the opened line when the moved piece was not taken (a discovered
   attack).
 - **in-between move** (intermezzo, 中间着/过渡): a piece can be taken with gain, the move gives
-  check first instead, and after the reply the piece can still be taken with gain, and the
-  mover's strongest follow-up takes it or at least neither mates nor checks again (then the
-  check was the start of an attack, not a pause before taking back).
+  check first instead, and after the reply the piece can still be taken with gain.
 - **zugzwang** (转让走子权): a quiet move after which every enemy move loses (the mover then
   mates or wins material), though if the enemy could pass nothing would be lost.
 
@@ -1026,8 +1024,7 @@ def _clears(p: _Played) -> bool:
 
 def _in_between(p: _Played) -> bool:
     """Instead of taking back a piece that can be taken with gain, the move first gives check
-    (or takes something else), and the piece can still be taken with gain after the reply; the
-    strongest follow-up (:func:`_follow_up`) takes it, or neither mates nor gives check."""
+    (or takes something else), and the piece can still be taken with gain after the reply."""
     if not p.after.is_check():
         return False
     mover = p.before.turn
@@ -1043,15 +1040,10 @@ def _in_between(p: _Played) -> bool:
         return False
     p.after.push(reply)
     try:
-        still = [s for s in loose if p.after.piece_at(s) is not None
-                 and p.after.color_at(s) != mover
-                 and any(exchange(p.after, a, s) >= FOLLOW_UP_GAIN
-                         for a in chess.scan_forward(p.after.attackers_mask(mover, s)))]
-        if not still or search.material_gain(p.before, p.move, depth=2) < 0:
-            return False
-        found = _follow_up(p.after)
-        return (found is None or found[0].to_square in still
-                or (found[1] < search.MATE_SCORE and not p.after.gives_check(found[0])))
+        return any(p.after.piece_at(s) is not None and p.after.color_at(s) != mover
+                   and any(exchange(p.after, a, s) >= FOLLOW_UP_GAIN
+                           for a in chess.scan_forward(p.after.attackers_mask(mover, s)))
+                   for s in loose) and search.material_gain(p.before, p.move, depth=2) >= 0
     finally:
         p.after.pop()
 
