@@ -62,7 +62,9 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   a mate by taking along the opened line when the moved piece was not taken (a discovered
   attack).
 - **in-between move** (intermezzo, 中间着/过渡): a piece can be taken with gain, the move gives
-  check first instead, and after the reply the piece can still be taken with gain.
+  check first instead, and after the reply the piece can still be taken with gain. A decoy
+  or a deflection is named that, not an in-between move (a check that gives a piece away is
+  the start of an attack, not a pause before taking back).
 - **zugzwang** (转让走子权): a quiet move after which every enemy move loses (the mover then
   mates or wins material), though if the enemy could pass nothing would be lost.
 
@@ -1126,7 +1128,8 @@ def _tags(played: _Played) -> frozenset[str]:
         found["deflection"] = not found["decoy"] and _deflects(played)
         found["interference"] = _interferes(played)
         found["clearance"] = _clears(played)
-        found["in_between_move"] = _in_between(played)
+        found["in_between_move"] = (not (found["decoy"] or found["deflection"])
+                                    and _in_between(played))
         found["zugzwang"] = _zugzwang(played)
     return frozenset(tag for tag, present in found.items() if present)
 
