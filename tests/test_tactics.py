@@ -352,15 +352,21 @@ def test_split_is_fixed_and_half_and_half() -> None:
 
 @pytest.mark.slow
 def test_tactic_names_on_the_held_out_puzzles() -> None:
-    """The goal of issue 12 on puzzles the definitions were never tuned on: recall of at least
-    85% (the tag on any learner move of a puzzle with the theme) and false tags on under 5% of
-    the puzzles without it."""
+    """The goal of issues 12 and 24 on puzzles the definitions were never tuned on: recall of
+    at least 90% (the tag on any learner move of a puzzle with the theme) and false tags on
+    under 4% of the puzzles without it. The floors are the figures measured when they were
+    written, less a small margin (fork 97.0% / 3.5%, pin 95.0% / 1.5%, skewer 100% / 2.4%,
+    discovered attack 94.4% / 1.9%; 11 to 66 puzzles a theme, so one puzzle is 1.5 to 9
+    points)."""
     rates = theme_rates(_sample("held-out"))
     assert set(rates) == set(THEMES) == {"fork", "pin", "skewer", "discoveredAttack"}
+    floors = {"fork": (0.95, 0.04), "pin": (0.9, 0.025), "skewer": (0.9, 0.03),
+              "discoveredAttack": (0.9, 0.025)}
     for theme, rate in rates.items():
+        recall, false = floors[theme]
         assert rate.with_theme >= 10, theme
-        assert rate.recall_any >= 0.85, (theme, rate)
-        assert rate.false_any < 0.05, (theme, rate)
+        assert rate.recall_any >= recall, (theme, rate)
+        assert rate.false_any < false, (theme, rate)
 
 
 @pytest.mark.slow
@@ -381,15 +387,15 @@ def test_second_part_tactics_on_the_held_out_puzzles_with_those_themes() -> None
     """The same on the held-out half of ``lichess-puzzles-tactics.csv`` (about 100 to 200
     puzzles a theme, harder ones: Lichess ratings 500 to 2,800). The floors are the figures
     measured when this was written (issue 24's goal, 70% recall and under 5% false tags, is
-    met for deflection and removing the defender, 86% / 3.3%; decoy is at 86% / 6.5%,
-    interference at 62% / 1.3%, clearance at 37% / 2.7%); false tags stay under 10%, and
-    under 5% for removing the defender, interference and clearance. No zugzwang theme in
-    that file."""
+    met for decoy, 86% / 3.9%, deflection, 78% / 3.8%, and removing the defender, 86% / 3.0%;
+    interference is at 62% / 1.3%, clearance at 37% / 2.7%, in-between move at 40% / 5.8%);
+    false tags stay under 10%, and under 5% for all but the in-between move. No zugzwang
+    theme in that file."""
     themes = {theme: tag for theme, tag in NEW_THEMES.items() if theme != "zugzwang"}
     rates = theme_rates(sample("held-out", name=TACTICS), themes)
-    floors = {"attraction": 0.8, "deflection": 0.72, "capturingDefender": 0.8,
-              "interference": 0.55, "clearance": 0.35, "intermezzo": 0.4}
-    few_false = {"capturingDefender", "interference", "clearance"}
+    floors = {"attraction": 0.83, "deflection": 0.75, "capturingDefender": 0.8,
+              "interference": 0.55, "clearance": 0.35, "intermezzo": 0.38}
+    few_false = {"attraction", "deflection", "capturingDefender", "interference", "clearance"}
     assert set(rates) == set(floors)
     for theme, rate in rates.items():
         assert rate.with_theme >= 90, (theme, rate)
@@ -504,3 +510,22 @@ def test_pins_used_by_attacking_the_pinned_piece() -> None:
 def test_decoys_and_deflections_of_lesson_30(fen: str, san: str, tag: str) -> None:
     """Lichess-like decoy and deflection, and the lesson's composed cases they keep."""
     assert tag in motifs(fen, san)
+
+
+@pytest.mark.parametrize(("fen", "san", "tag", "named"), [
+    # Bxf6 opens the g-file: Qg3 pins Bg4 to the king, and it hangs (Lichess's pin rule)
+    ("r2qr1k1/p1p1bpBp/2pp1n2/8/4P1bP/6Q1/PPP2PP1/RN2K2R w KQ - 2 13", "Bxf6", "pin", True),
+    # a pin to a piece other than the king made with check: the check is the point
+    ("r5k1/1p3pp1/p2R1np1/2q5/5Q2/8/P2R1PPP/6K1 b - - 4 32", "Qc1+", "pin", False),
+    # Qxf5 exf5 Rxe2: the rook on e8 takes along the file the queen left (one move on)
+    ("r3r1k1/1ppb1pp1/p3qP1p/2p2R2/2P1P3/8/PBP1Q1PP/3R2K1 b - - 2 19", "Qxf5",
+     "discovered_attack", True),
+    # Rxf2 Rxf2 Bxe3: a defender taken and taken back, then a trade: no decoy
+    ("5r1k/bp1R4/p1p3p1/4p2p/7P/2P1NrP1/PP2RP2/6K1 b - - 2 29", "Rxf2", "decoy", False),
+])
+def test_issue_24_tuning_puzzles(fen: str, san: str, tag: str, named: bool) -> None:
+    """Puzzles of the tuning half that issue 24's second round changed (pin, discovered
+    attack, decoy), each tagged as Lichess tags it."""
+    assert (tag in motifs(fen, san)) is named
+    if named:
+        assert describe_motifs(fen, san, lang="en")

@@ -11,17 +11,23 @@ The four tactics (none is named on a move that mates):
   (not a pawn) it wins by taking it (worth more than it, or not protected enough), and the
   threat cannot be answered.
 - **pin**: the moved bishop, rook or queen pins an enemy piece to its king, or to a more
-  valuable piece it would win if the pinned piece stepped aside (not a pawn to a piece); the
-  pinned piece has a move off the line, and the pinner cannot be taken with gain. Or the move
-  *uses* a pin made by another piece: it attacks the pinned piece and wins it, or stands where
-  the pinned piece could take it with gain, or gives a check the pinned piece cannot block. A
-  mate counts only in that last way (a pinned piece could otherwise take the mating piece).
+  valuable piece it would win if the pinned piece stepped aside (not a pawn to a piece, and
+  not with check); the pinned piece has a move off the line (a pawn: it is lost, or cannot
+  take a piece it attacks), and the pinner cannot be taken with gain. Or the move *uses* a pin
+  made by another piece: it attacks the pinned piece and wins it, or stands where the pinned
+  piece could take it with gain. Or (Lichess's rule, on the position after the move) an enemy
+  piece pinned to its king is held back by the pin: it attacks, off its line, a piece worth
+  more than it or unguarded, or a cheaper piece attacks it along the line, or it is unguarded,
+  attacked along the line and has a move off it. A mate counts only in the last two ways.
 - **skewer**: the moved slider attacks the king or a piece worth more than the enemy piece
   behind it on the same line, wins that piece once the front one steps aside, and the threat
   cannot be answered.
 - **discovered attack**: the move uncovers an attack by another own slider on the king
   (a discovered check always counts) or on a piece, pawns included, that slider wins; and the
-  threat of both pieces cannot be answered.
+  threat of both pieces cannot be answered. Or (Lichess's sense, one move on) after the
+  enemy's best reply another own slider takes with gain, or mates, along a line through the
+  square the move emptied (not the moved piece, nor on the square the move or the reply went
+  to).
 
 The second part's tactics (each looked for with a short search: one enemy reply, then the
 mover's strongest capture or check, :func:`_follow_up`, which must mate or win a piece):
@@ -30,6 +36,9 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   follow-up hits the piece on the square it was lured to: a check to a lured king, an attack
   that wins a lured queen or rook there, a mate in which the lured piece blocks its own king,
   or (after a check) taking a lured queen there with a cheaper piece for more than was given.
+  Not a decoy: a follow-up that takes another piece and only also attacks the lured one (the
+  attack itself must win it), nor, after a capture that removes a defender and is taken back,
+  a follow-up that takes without check (a trade).
 - **deflection** (诱离): the move gives check or gives a piece away (not an even trade); the
   enemy's answer (the best one, or any when every answer to a check loses) moves a piece away
   from a square it guarded, and the follow-up takes or promotes there. A decoy is named a
@@ -53,7 +62,9 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   a mate by taking along the opened line when the moved piece was not taken (a discovered
   attack).
 - **in-between move** (intermezzo, 中间着/过渡): a piece can be taken with gain, the move gives
-  check first instead, and after the reply the piece can still be taken with gain.
+  check first instead, and after the reply the piece can still be taken with gain. A decoy
+  or a deflection is named that, not an in-between move (a check that gives a piece away is
+  the start of an attack, not a pause before taking back).
 - **zugzwang** (转让走子权): a quiet move after which every enemy move loses (the mover then
   mates or wins material), though if the enemy could pass nothing would be lost.
 
@@ -348,11 +359,13 @@ def _pins_of(board: chess.Board, front: chess.Square
     return found
 
 
-def pinned_by(board_after: chess.Board,
-              square: chess.Square) -> list[tuple[chess.Square, chess.Square]]:
+def pinned_by(board_after: chess.Board, square: chess.Square, *,
+              forcing: bool = False) -> list[tuple[chess.Square, chess.Square]]:
     """(pinned, behind) pairs: the slider on ``square`` pins an enemy piece to its king, or to a
-    more valuable piece it would win if the pinned piece stepped aside; and the pin pays (the
-    pinned piece is lost, or cannot take a piece it attacks).
+    more valuable piece it would win if the pinned piece stepped aside; and the pinned piece
+    has a move off the line. With ``forcing`` (the move took or gave check: that is its point),
+    a pin to a piece other than the king counts only without check, and a pinned pawn only
+    when the pin pays (the pawn is lost, or cannot take a piece it attacks).
 
     >>> board = chess.Board("4k3/8/2n5/1B6/8/8/8/4K3 b - - 1 1")
     >>> [(chess.square_name(a), chess.square_name(b)) for a, b in pinned_by(board, chess.B5)]
@@ -360,14 +373,25 @@ def pinned_by(board_after: chess.Board,
     """
     return [(front, behind) for front, behind in _enemy_lines(board_after, square)
             if _real_pin(board_after, square, front, behind)
-            and _restricted(board_after, square, front) and not _lost(board_after, square)]
+            and _restricted(board_after, square, front) and not _lost(board_after, square)
+            and not (forcing and _incidental(board_after, square, front, behind))]
+
+
+def _incidental(board: chess.Board, pinner: chess.Square, front: chess.Square,
+                behind: chess.Square) -> bool:
+    """A pin beside the point of a capture or check: to a piece other than the king while
+    giving check, or of a pawn that is neither lost nor kept from taking."""
+    if _type(board, behind) != chess.KING and board.is_check():
+        return True
+    return _type(board, front) == chess.PAWN and not _pin_pays(board, pinner, front)
 
 
 def pins_used(board_after: chess.Board,
               square: chess.Square) -> list[tuple[chess.Square, chess.Square]]:
     """(pinned, behind) pairs where the piece on ``square`` uses a pin made by another piece:
     it attacks the pinned piece, which cannot step away, or stands where the pinned piece
-    cannot take it, or gives a check the pinned piece cannot block.
+    cannot take it. (A check the pinned piece cannot block is left to :func:`pins_held`:
+    counted alone it named pins Lichess does not, 14 of the tuning half's false tags.)
 
     >>> board = chess.Board("4k3/4n3/3P4/8/8/8/8/4RK2 b - - 0 1")
     >>> [(chess.square_name(a), chess.square_name(b)) for a, b in pins_used(board, chess.D6)]
@@ -383,17 +407,56 @@ def pins_used(board_after: chess.Board,
     for front in chess.scan_forward(near):
         used += [(front, behind) for pinner, behind in _pins_of(board_after, front)
                  if pinner != square]
-    king = board_after.king(not piece.color)
-    if king is not None and board_after.checkers_mask() & chess.BB_SQUARES[square]:
-        answers = chess.between(square, king) | chess.BB_SQUARES[square]
-        for front in chess.scan_forward(enemy & ~near):
-            line = board_after.pin_mask(not piece.color, front)
-            if line != chess.BB_ALL and any(
-                    answers & ~line & chess.BB_SQUARES[m.to_square]
-                    for m in board_after.generate_pseudo_legal_moves(
-                        from_mask=chess.BB_SQUARES[front])):
-                used.append((front, king))  # the pinned piece cannot block or take the checker
     return used
+
+
+def _guarded(board: chess.Board, color: chess.Color, square: chess.Square) -> bool:
+    """Whether a piece of ``color`` guards ``square``, also from behind an enemy slider that
+    attacks it (the guard takes back once the slider has taken)."""
+    if board.attackers_mask(color, square):
+        return True
+    for attacker in chess.scan_forward(board.attackers_mask(not color, square)):
+        if _type(board, attacker) in _LINES:
+            behind = board.copy(stack=False)
+            behind.remove_piece_at(attacker)
+            if behind.attackers_mask(color, square):
+                return True
+    return False
+
+
+def pins_held(board_after: chess.Board) -> list[tuple[chess.Square, chess.Square]]:
+    """(pinned, king) pairs: a piece of the side to move is pinned to its king and the pin
+    holds it back (Lichess's rule): it attacks, off its line, a piece worth more than it or
+    unguarded that it cannot take; or a cheaper piece attacks it along the line; or it is
+    unguarded, attacked along the line, and has a move off the line it cannot make.
+
+    >>> board = chess.Board("4k3/4n3/8/3B4/8/8/8/4RK2 b - - 0 1")  # Ne7 cannot take Bd5
+    >>> [(chess.square_name(a), chess.square_name(b)) for a, b in pins_held(board)]
+    [('e7', 'e8')]
+    """
+    color = board_after.turn
+    king = board_after.king(color)
+    if king is None:
+        return []
+    held = []
+    for front in chess.scan_forward(board_after.occupied_co[color] & ~board_after.kings):
+        line = board_after.pin_mask(color, front)
+        if line == chess.BB_ALL:
+            continue
+        kind = worth(_type(board_after, front))
+        if any(worth(_type(board_after, s)) > kind or not _guarded(board_after, not color, s)
+               for s in chess.scan_forward(board_after.attacks_mask(front) & ~line
+                                           & board_after.occupied_co[not color])):
+            held.append((front, king))
+            continue
+        for attacker in chess.scan_forward(board_after.attackers_mask(not color, front) & line):
+            if kind > worth(_type(board_after, attacker)) or (
+                    not _guarded(board_after, color, front)
+                    and not board_after.attacks_mask(front) & chess.BB_SQUARES[attacker]
+                    and _restricted(board_after, attacker, front)):
+                held.append((front, king))
+                break
+    return held
 
 
 def skewer_targets(board_after: chess.Board, square: chess.Square, *,
@@ -498,6 +561,56 @@ def _discovered(board_before: chess.Board, move: chess.Move,
     for attacker, _ in pairs:
         attackers |= chess.BB_SQUARES[attacker]
     return pairs if _threat_holds(after, attackers, _taken(board_before, move)) else []
+
+
+def _discovered_next(p: _Played) -> tuple[chess.Square, chess.Square] | None:
+    """Lichess's sense, one move on: the move empties a square on the line from another own
+    slider to an enemy piece, and after the enemy's best reply a slider of the mover's
+    mates or wins by taking along a line through that square (not with the moved piece, not
+    on the square the move or the reply went to): (attacker, target), else None."""
+    if p.before.is_castling(p.move) or not _lined_up(p):
+        return None
+    reply = search.best_defence(p.before, p.move, depth=1)[1]
+    if reply is None:
+        return None
+    board = p.after.copy(stack=False)
+    board.push(reply)
+    vacated = _vacated(p.before, p.move)
+    skip = chess.BB_SQUARES[p.move.to_square] | chess.BB_SQUARES[reply.to_square]
+    for start in chess.scan_forward(board.occupied_co[board.turn] & ~skip):
+        if _type(board, start) not in _LINES:
+            continue
+        for target in chess.scan_forward(board.attacks_mask(start) & ~skip
+                                         & board.occupied_co[not board.turn]):
+            if (chess.between(start, target) & vacated and _type(board, target) != chess.KING
+                    and board.is_legal(_capture_move(board, start, target))
+                    and (exchange(board, start, target) > 0
+                         or _mates(board, _capture_move(board, start, target)))):
+                return start, target
+    return None
+
+
+def _mates(board: chess.Board, move: chess.Move) -> bool:
+    board.push(move)
+    try:
+        return board.is_checkmate()
+    finally:
+        board.pop()
+
+
+def _lined_up(p: _Played) -> bool:
+    """Another own slider now sees an enemy piece through a square the move emptied."""
+    color = p.before.turn
+    vacated = _vacated(p.before, p.move)
+    sliders = 0
+    for kind in _SLIDERS:
+        sliders |= p.after.pieces_mask(kind, color)
+    for attacker in chess.scan_forward(sliders & ~_moved_squares(p.before, p.move)):
+        for target in chess.scan_forward(p.after.attacks_mask(attacker)
+                                         & p.after.occupied_co[not color]):
+            if chess.between(attacker, target) & vacated:
+                return True
+    return False
 
 
 def pins_made(board_before: chess.Board,
@@ -635,7 +748,7 @@ _LURED = (chess.KING, chess.QUEEN, chess.ROOK)
 """The pieces a decoy lures (Lichess's "attraction"): the others are rarely worth it."""
 
 
-def _decoy_reply(p: _Played) -> chess.Move | None:
+def _decoy_reply(p: _Played, *, trade: bool = False) -> chess.Move | None:
     """The enemy's best answer when it is a decoy: it takes the moved piece, and the mover's
     strongest follow-up (:func:`_follow_up`, or a check that mates in two when the king was
     lured) hits the piece on the square it was lured to (see the module's definition)."""
@@ -659,16 +772,19 @@ def _decoy_reply(p: _Played) -> chess.Move | None:
         cheaper = worth(_type(board, move.from_square)) < worth(chess.QUEEN)
         return reply if (lured == chess.QUEEN and p.after.is_check() and cheaper
                          and 0 < given < exchange(board, move.from_square, square)) else None
+    took = board.is_capture(move)
     board.push(move)
     if not board.attacks_mask(move.to_square) & chess.BB_SQUARES[square]:
         return None
+    if trade and took and p.gained() and not board.is_check():
+        return None  # a defender taken, taken back, and another piece taken: no decoy
     king = board.king(board.turn)
     if board.is_checkmate() and king is not None and chess.square_distance(king, square) == 1:
         return reply  # the lured piece blocks its own king
     if lured == chess.KING:
         return reply if board.is_check() else None
-    wins = lured in _LURED and (gain >= FOLLOW_UP_GAIN or exchange(board, move.to_square,
-                                                                   square) > 0)
+    wins = lured in _LURED and ((gain >= FOLLOW_UP_GAIN and not took)
+                                or exchange(board, move.to_square, square) > 0)
     return reply if wins else None
 
 
@@ -961,13 +1077,24 @@ def _zugzwang(p: _Played) -> bool:
     return True
 
 
-def _pin_tag(after: chess.Board, square: chess.Square, *, mate: bool) -> bool:
-    """The moved piece makes or uses a pin; a mate counts only when a pinned piece could
-    otherwise take the mating piece."""
+def _pin_tag(after: chess.Board, square: chess.Square, *, mate: bool, forcing: bool) -> bool:
+    """The moved piece makes or uses a pin, or a pin holds an enemy piece back
+    (:func:`pins_held`); a mate counts only when a pinned piece could otherwise take the mating
+    piece, or a pin holds."""
+    if any(forcing or _touches(after, square, front) for front, _ in pins_held(after)):
+        return True
     if mate:
         return any(after.attacks_mask(front) & chess.BB_SQUARES[square]
                    for front, _ in pins_used(after, square))
-    return bool(pinned_by(after, square) or pins_used(after, square))
+    return bool(pinned_by(after, square, forcing=forcing) or pins_used(after, square))
+
+
+def _touches(after: chess.Board, square: chess.Square, front: chess.Square) -> bool:
+    """The piece on ``square`` stands on the pin line of the piece on ``front``, or attacks it,
+    or is attacked by it."""
+    near = after.pin_mask(after.turn, front) | after.attacks_mask(front)
+    return bool(near & chess.BB_SQUARES[square]
+                or after.attacks_mask(square) & chess.BB_SQUARES[front])
 
 
 def _tags(played: _Played) -> frozenset[str]:
@@ -983,10 +1110,12 @@ def _tags(played: _Played) -> frozenset[str]:
         "en_passant": before.is_en_passant(move),
         "castling": before.is_castling(move),
         "fork": not mate and is_fork(after, move.to_square, banked=played.gained()),
-        "pin": _pin_tag(after, move.to_square, mate=mate),
+        "pin": _pin_tag(after, move.to_square, mate=mate,
+                        forcing=bool(checkers) or before.is_capture(move)),
         "skewer": not mate and bool(skewer_targets(after, move.to_square,
                                                    banked=played.gained())),
-        "discovered_attack": not mate and bool(_discovered(before, move, after)),
+        "discovered_attack": not mate and (bool(_discovered(before, move, after))
+                                           or _discovered_next(played) is not None),
         "discovered_check": bool(checkers & ~_moved_squares(before, move)),
         "double_check": chess.popcount(checkers) >= 2,
         "hanging": not mate and _hanging(after, move.to_square, played.gained()),
@@ -994,12 +1123,13 @@ def _tags(played: _Played) -> frozenset[str]:
         "smothered_mate": mate and _smothered_mate(after),
     }
     if not mate:
-        found["decoy"] = _decoy_reply(played) is not None
-        found["deflection"] = not found["decoy"] and _deflects(played)
         found["removing_the_defender"] = _removes_defender(played)
+        found["decoy"] = _decoy_reply(played, trade=found["removing_the_defender"]) is not None
+        found["deflection"] = not found["decoy"] and _deflects(played)
         found["interference"] = _interferes(played)
         found["clearance"] = _clears(played)
-        found["in_between_move"] = _in_between(played)
+        found["in_between_move"] = (not (found["decoy"] or found["deflection"])
+                                    and _in_between(played))
         found["zugzwang"] = _zugzwang(played)
     return frozenset(tag for tag, present in found.items() if present)
 
@@ -1044,7 +1174,9 @@ def _fork(p: _Played, lang: str | None) -> dict[str, str]:
 
 def _pin(p: _Played, lang: str | None) -> dict[str, str]:
     pinned, behind = (pinned_by(p.after, p.move.to_square)
-                      or pins_used(p.after, p.move.to_square))[0]
+                      or pins_used(p.after, p.move.to_square)
+                      or sorted(pins_held(p.after), key=lambda pair: not _touches(
+                          p.after, p.move.to_square, pair[0])))[0]
     return {"pinned": _names(p.after, [pinned], lang), "behind": _names(p.after, [behind], lang)}
 
 
@@ -1054,7 +1186,8 @@ def _skewer(p: _Played, lang: str | None) -> dict[str, str]:
 
 
 def _discovered_attack(p: _Played, lang: str | None) -> dict[str, str]:
-    attacker, target = _discovered(p.before, p.move, p.after)[0]
+    found = _discovered(p.before, p.move, p.after)
+    attacker, target = found[0] if found else _discovered_next(p) or (p.move.to_square,) * 2
     return {"attacker": _names(p.after, [attacker], lang),
             "target": _names(p.after, [target], lang)}
 
