@@ -529,3 +529,10 @@ def test_issue_24_tuning_puzzles(fen: str, san: str, tag: str, named: bool) -> N
     assert (tag in motifs(fen, san)) is named
     if named:
         assert describe_motifs(fen, san, lang="en")
+
+
+def test_a_discovered_attack_that_comes_after_the_reply_says_so() -> None:
+    """31.12 Qxf5: the rook on e8 reaches the queen on e2 only after exf5 opens the e-file."""
+    board = "r3r1k1/1ppb1pp1/p3qP1p/2p2R2/2P1P3/8/PBP1Q1PP/3R2K1 b - - 2 19"
+    assert describe_motifs(board, "Qxf5", lang="en", hanging=False) == (
+        "Qxf5 is a discovered attack: after exf5, the rook on e8 can take the queen on e2.")

@@ -1188,8 +1188,31 @@ def _skewer(p: _Played, lang: str | None) -> dict[str, str]:
 def _discovered_attack(p: _Played, lang: str | None) -> dict[str, str]:
     found = _discovered(p.before, p.move, p.after)
     attacker, target = found[0] if found else _discovered_next(p) or (p.move.to_square,) * 2
-    return {"attacker": _names(p.after, [attacker], lang),
-            "target": _names(p.after, [target], lang)}
+    fields = {"attacker": _names(p.after, [attacker], lang),
+              "target": _names(p.after, [target], lang)}
+    reply = search.best_defence(p.before, p.move, depth=1)[1] if not found else None
+    if reply is not None:
+        fields["reply"] = p.after.san(reply)
+    return fields
+
+
+def _attack_comes_later(p: _Played) -> bool:
+    """The discovered attack is there only after the enemy's reply (Lichess's sense, one move
+    on): the slider does not attack its target yet, so "now attacks" would not be true."""
+    if _discovered(p.before, p.move, p.after):
+        return False
+    pair = _discovered_next(p)
+    return pair is not None and not p.after.attacks_mask(pair[0]) & chess.BB_SQUARES[pair[1]]
+
+
+def _sentence_key(p: _Played, tag: str) -> str:
+    """The text of ``tag`` for this move: a pin already there is "used", a discovered attack
+    that comes after the reply says so."""
+    if tag == "pin" and not pinned_by(p.after, p.move.to_square):
+        return "pin_used"
+    if tag == "discovered_attack" and _attack_comes_later(p):
+        return "discovered_attack_next"
+    return tag
 
 
 def _discovered_check(p: _Played, lang: str | None) -> dict[str, str]:
@@ -1264,9 +1287,8 @@ def _clause(p: _Played, tags: frozenset[str], lang: str | None) -> str:
             if tag == "castling":
                 side = "kingside" if p.before.is_kingside_castling(p.move) else "queenside"
                 return t(f"tactics.castling_{side}", lang=lang, san="{san}")
-            if tag == "pin" and not pinned_by(p.after, p.move.to_square):
-                tag = "pin_used"
-            return t(f"tactics.{tag}", lang=lang, san="{san}", **fields(p, lang))
+            return t(f"tactics.{_sentence_key(p, tag)}", lang=lang, san="{san}",
+                     **fields(p, lang))
     return t("tactics.quiet", lang=lang, san="{san}")
 
 
@@ -1329,8 +1351,7 @@ def name_right_move(position: Position, move: MoveLike, *, motif: str | None = N
     if not named:
         return describe_motifs(position, move, lang=lang, hanging=False)
     tag = named[0]
-    used = tag == "pin" and not pinned_by(played.after, played.move.to_square)
-    key = "pin_used" if used else tag
+    key = _sentence_key(played, tag)
     fields = _NAMED_FIELDS[tag](played, lang)
     return t("tactics.right_move", lang=lang, san=played.before.san(played.move),
              named=t(f"tactics.named_{key}", lang=lang, **fields))
