@@ -582,20 +582,12 @@ def _discovered_next(p: _Played) -> tuple[chess.Square, chess.Square] | None:
             continue
         for target in chess.scan_forward(board.attacks_mask(start) & ~skip
                                          & board.occupied_co[not board.turn]):
+            take = _capture_move(board, start, target)
             if (chess.between(start, target) & vacated and _type(board, target) != chess.KING
-                    and board.is_legal(_capture_move(board, start, target))
-                    and (exchange(board, start, target) > 0
-                         or _mates(board, _capture_move(board, start, target)))):
+                    and board.is_legal(take) and (exchange(board, start, target) > 0
+                                                  or search.forces_mate(board, take, 1))):
                 return start, target
     return None
-
-
-def _mates(board: chess.Board, move: chess.Move) -> bool:
-    board.push(move)
-    try:
-        return board.is_checkmate()
-    finally:
-        board.pop()
 
 
 def _lined_up(p: _Played) -> bool:

@@ -22,7 +22,7 @@ import traitlets
 
 from chesskit.errors import EngineMissingError
 from chesskit.i18n import color_name, t
-from chesskit.rules import engine
+from chesskit.rules import engine, search
 from chesskit.rules.position import Position
 from chesskit.rules.values import VALUES
 from chesskit.widgets.board import Board
@@ -43,7 +43,7 @@ def builtin_move(board: chess.Board, *, seed: int = 0) -> chess.Move | None:
     if not moves:
         return None
     for move in moves:
-        if _gives_mate(board, move):
+        if search.forces_mate(board, move, 1):
             return move
     captures = [(VALUES[_captured(board, m)], -_value(board, m.from_square), m.uci(), m)
                 for m in moves if _wins_material(board, m)]
@@ -51,14 +51,6 @@ def builtin_move(board: chess.Board, *, seed: int = 0) -> chess.Move | None:
         return max(captures)[3]
     safe = [m for m in moves if _lands_safely(board, m)] or moves
     return random.Random(zlib.crc32(board.fen().encode()) ^ seed).choice(safe)
-
-
-def _gives_mate(board: chess.Board, move: chess.Move) -> bool:
-    board.push(move)
-    try:
-        return board.is_checkmate()
-    finally:
-        board.pop()
 
 
 def _captured(board: chess.Board, move: chess.Move) -> chess.PieceType:
