@@ -77,9 +77,9 @@ _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三":
               "六": 6, "七": 7, "八": 8, "九": 9}
 _MEASURE = re.compile(
     r"\s*(?:[个個]?格子|[个個]?棋子|步棋|[个個步次格分点點种種只隻枚着著手回盘盤局位名条條张張块塊处處])$")
+"""A Chinese measure word after a number ("3个", "0步", "两次"): it does not change the number."""
 _TOTAL = re.compile(r"^(?:一共|总共|總共|共|there\s+are|there\s+is|it\s+is|it's)\s*", re.IGNORECASE)
 """Words before a count ("一共14个", "There are 14.")."""
-"""A Chinese measure word after a number ("3个", "0步", "两次"): it does not change the number."""
 _EN_MEASURE = re.compile(r"\s+(?:squares?|moves?|times?|pieces?|points?|pawns?|ways?)$",
                          re.IGNORECASE)
 """An English word after a number ("14 squares", "3 moves"): it does not change the number."""

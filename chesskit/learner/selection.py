@@ -11,6 +11,7 @@ is a pure function of the learner model, so the same store gives the same exerci
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 import time
@@ -82,11 +83,16 @@ def _fit(model: LearnerModel, ex: Exercise, skills: Sequence[str], rng: random.R
 def _aim(state: State) -> float:
     """The chance the next exercise that is not a probe aims at: TARGET, or higher when the
     last RECENT first tries were solved less often (see AIM_MAX)."""
-    recent = sorted(state.first.values(), key=lambda v: v[3])[-RECENT:]
+    recent = heapq.nlargest(RECENT, state.first.values(), key=lambda v: v[3])
     if len(recent) < RECENT:
         return TARGET
     rate = sum(v[0] for v in recent) / len(recent)
     return min(AIM_MAX, TARGET + GAIN * max(0.0, TARGET - rate))
+
+
+def _bound(model: LearnerModel, skill: str, doubt: float = DOUBT) -> float:
+    """The level the skill could have: its offset minus ``doubt`` standard errors."""
+    return model.offsets.get(skill, 0.0) - doubt * model.spread.get(skill, UNTRIED_SPREAD)
 
 
 def _chance(model: LearnerModel, ex: Exercise, offset: float) -> float:
@@ -102,9 +108,7 @@ def _by_skill(model: LearnerModel, pool: list[Exercise], skills: Mapping[str, tu
     for ex in pool:
         jitter = JITTER * rng.random()
         for skill in skills[ex.id]:
-            offset = model.offsets.get(skill, 0.0) - doubt * model.spread.get(skill,
-                                                                              UNTRIED_SPREAD)
-            fit = abs(_chance(model, ex, offset) - target) + jitter
+            fit = abs(_chance(model, ex, _bound(model, skill, doubt)) - target) + jitter
             if fit < NEAR and (skill not in best or fit < best[skill][0]):
                 best[skill] = (fit, ex)
     return best
@@ -122,9 +126,7 @@ def _boundary(model: LearnerModel, pool: list[Exercise],
         if plain < PROBE_FLOOR:
             continue
         for skill in skills[ex.id]:
-            level = model.offsets.get(skill, 0.0) - DOUBT * model.spread.get(skill,
-                                                                             UNTRIED_SPREAD)
-            fit = abs(_chance(model, ex, level) - TARGET)
+            fit = abs(_chance(model, ex, _bound(model, skill)) - TARGET)
             if skill not in best or fit < best[skill][0]:
                 best[skill] = (fit, ex)
     return best
@@ -135,11 +137,8 @@ def _probe(model: LearnerModel, best: dict[str, tuple[float, Exercise]]) -> Exer
     errors (a skill little tried is doubted most, so every skill gets measured and a weak one
     keeps coming back, up to PROBE_CAP tries), at the level the skill would have if it were
     that weak."""
-    def bound(skill: str) -> float:
-        return model.offsets.get(skill, 0.0) - DOUBT * model.spread.get(skill, UNTRIED_SPREAD)
-
     doubtful = [s for s in best if model.tries.get(s, 0) < PROBE_CAP] or list(best)
-    return best[min(doubtful, key=bound)][1]
+    return best[min(doubtful, key=lambda skill: _bound(model, skill))][1]
 
 
 def _interleave(model: LearnerModel, best: dict[str, tuple[float, Exercise]]) -> Exercise:

@@ -79,7 +79,7 @@ Measured against the themes of the packaged Lichess sample (``benchmarks/bench_t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -563,11 +563,11 @@ def _discovered(board_before: chess.Board, move: chess.Move,
     return pairs if _threat_holds(after, attackers, _taken(board_before, move)) else []
 
 
-def _discovered_next(p: _Played) -> tuple[chess.Square, chess.Square] | None:
+def _discovered_next(p: _Played) -> tuple[chess.Square, chess.Square, chess.Move] | None:
     """Lichess's sense, one move on: the move empties a square on the line from another own
     slider to an enemy piece, and after the enemy's best reply a slider of the mover's
     mates or wins by taking along a line through that square (not with the moved piece, not
-    on the square the move or the reply went to): (attacker, target), else None."""
+    on the square the move or the reply went to): (attacker, target, reply), else None."""
     if p.before.is_castling(p.move) or not _lined_up(p):
         return None
     reply = search.best_defence(p.before, p.move, depth=1)[1]
@@ -586,7 +586,7 @@ def _discovered_next(p: _Played) -> tuple[chess.Square, chess.Square] | None:
             if (chess.between(start, target) & vacated and _type(board, target) != chess.KING
                     and board.is_legal(take) and (exchange(board, start, target) > 0
                                                   or search.forces_mate(board, take, 1))):
-                return start, target
+                return start, target, reply
     return None
 
 
@@ -1178,31 +1178,29 @@ def _skewer(p: _Played, lang: str | None) -> dict[str, str]:
 
 
 def _discovered_attack(p: _Played, lang: str | None) -> dict[str, str]:
+    """The slider and its target; with "reply" when the attack comes only after the enemy's
+    reply (Lichess's sense, one move on: the slider does not attack its target yet)."""
     found = _discovered(p.before, p.move, p.after)
-    attacker, target = found[0] if found else _discovered_next(p) or (p.move.to_square,) * 2
+    reply = None
+    if found:
+        attacker, target = found[0]
+    else:
+        attacker, target, reply = _discovered_next(p) or (p.move.to_square,) * 2 + (None,)
+        if p.after.attacks_mask(attacker) & chess.BB_SQUARES[target]:
+            reply = None
     fields = {"attacker": _names(p.after, [attacker], lang),
               "target": _names(p.after, [target], lang)}
-    reply = search.best_defence(p.before, p.move, depth=1)[1] if not found else None
     if reply is not None:
         fields["reply"] = p.after.san(reply)
     return fields
 
 
-def _attack_comes_later(p: _Played) -> bool:
-    """The discovered attack is there only after the enemy's reply (Lichess's sense, one move
-    on): the slider does not attack its target yet, so "now attacks" would not be true."""
-    if _discovered(p.before, p.move, p.after):
-        return False
-    pair = _discovered_next(p)
-    return pair is not None and not p.after.attacks_mask(pair[0]) & chess.BB_SQUARES[pair[1]]
-
-
-def _sentence_key(p: _Played, tag: str) -> str:
+def _sentence_key(p: _Played, tag: str, fields: Mapping[str, str]) -> str:
     """The text of ``tag`` for this move: a pin already there is "used", a discovered attack
     that comes after the reply says so."""
     if tag == "pin" and not pinned_by(p.after, p.move.to_square):
         return "pin_used"
-    if tag == "discovered_attack" and _attack_comes_later(p):
+    if tag == "discovered_attack" and "reply" in fields:
         return "discovered_attack_next"
     return tag
 
@@ -1279,8 +1277,9 @@ def _clause(p: _Played, tags: frozenset[str], lang: str | None) -> str:
             if tag == "castling":
                 side = "kingside" if p.before.is_kingside_castling(p.move) else "queenside"
                 return t(f"tactics.castling_{side}", lang=lang, san="{san}")
-            return t(f"tactics.{_sentence_key(p, tag)}", lang=lang, san="{san}",
-                     **fields(p, lang))
+            values = fields(p, lang)
+            return t(f"tactics.{_sentence_key(p, tag, values)}", lang=lang, san="{san}",
+                     **values)
     return t("tactics.quiet", lang=lang, san="{san}")
 
 
@@ -1343,8 +1342,8 @@ def name_right_move(position: Position, move: MoveLike, *, motif: str | None = N
     if not named:
         return describe_motifs(position, move, lang=lang, hanging=False)
     tag = named[0]
-    key = _sentence_key(played, tag)
     fields = _NAMED_FIELDS[tag](played, lang)
+    key = _sentence_key(played, tag, fields)
     return t("tactics.right_move", lang=lang, san=played.before.san(played.move),
              named=t(f"tactics.named_{key}", lang=lang, **fields))
 
