@@ -1,7 +1,8 @@
 """Lessons 30-32 (decoy, deflection, removing the defender, interference, clearance, the
 in-between move, zugzwang and the waiting move): every exercise's best answer is named by
 :func:`chesskit.rules.tactics.motifs` with the tactic the item teaches, each tactic has its
-twelve exercises, and the puzzles come from the tuning part of the Lichess sample only."""
+twelve exercises, and the puzzles come from the tuning part of the packaged Lichess files only
+(the sample, and the file of the second part's tactics)."""
 
 from collections import Counter
 from functools import cache
@@ -12,7 +13,7 @@ import pytest
 from chesskit.exercises import Exercise
 from chesskit.exercises.catalog import bank
 from chesskit.rules.tactics import motifs
-from tests._lichess import puzzle_part, sample
+from tests._lichess import TACTICS, puzzle_part, sample
 
 LESSONS = {30: ("decoy", "deflection"),
            31: ("removing_the_defender", "interference", "clearance"),
@@ -53,7 +54,8 @@ def test_the_waiting_move_is_quiet(ex: Exercise) -> None:
 
 
 def test_puzzles_come_from_the_tuning_part() -> None:
-    ratings = {row["PuzzleId"]: int(row["Rating"]) for row in sample("tuning")}
+    ratings = {row["PuzzleId"]: int(row["Rating"])
+               for row in sample("tuning") + sample("tuning", name=TACTICS)}
     puzzles = [ex for ex in ITEMS if ex.source.startswith("lichess:")]
     assert puzzles
     for ex in puzzles:

@@ -63,6 +63,26 @@ CASES = [
 ]
 
 
+def test_an_in_between_move_takes_back_later() -> None:
+    """Black's queen has just taken on d4 and White could take it back at once, but Bxc6+ first
+    takes the knight that guards d4, with check: after bxc6 the queen falls for nothing
+    (Lichess puzzle x0Gg8, tuning part)."""
+    fen = "r3kb1r/ppp1pp1p/2n3p1/4P3/3q4/5B1P/PP3PP1/R1BQK2R w KQkq - 0 12"
+    assert "in_between_move" in motifs(fen, "Bxc6+")
+    assert "in_between_move" not in motifs(fen, "Qxd4")
+
+
+@pytest.mark.parametrize(("fen", "san"), [
+    # a check that wins nothing: the queen on d4 stays guarded by the knight on c6
+    ("r3k3/p1p5/2n5/8/3q4/5B2/5PPP/3QK3 w - - 0 1", "Bh5+"),
+    # a check that mates in two: an attack, not a pause before fxg3 (Lichess puzzle 07MUp)
+    ("1r4k1/5pp1/4R2p/p2p4/2pP4/2P3qP/Pr3PP1/1B2R1K1 w - - 0 29", "Re8+"),
+])
+def test_a_check_before_taking_back_is_not_always_in_between(fen: str, san: str) -> None:
+    assert "check" in motifs(fen, san)
+    assert "in_between_move" not in motifs(fen, san)
+
+
 def test_every_tag_has_a_case() -> None:
     assert {tag for tag, *_ in CASES} == set(MOTIFS)
     assert len(MOTIFS) == len(set(MOTIFS)) == 23
@@ -347,7 +367,8 @@ def test_split_is_fixed_and_half_and_half() -> None:
     held_out = [row for row in rows if puzzle_part(row["PuzzleId"]) == "held-out"]
     assert 0.4 < len(held_out) / len(rows) < 0.6
     assert puzzle_part("000rZ") == "tuning" and puzzle_part("002X3") == "held-out"
-    assert bank_puzzles() and bank_puzzles() <= {row["PuzzleId"] for row in rows}
+    packaged = rows + sample(name=TACTICS)  # the bank's puzzles come from both files
+    assert bank_puzzles() and bank_puzzles() <= {row["PuzzleId"] for row in packaged}
 
 
 @pytest.mark.slow
@@ -376,7 +397,7 @@ def test_second_part_tactics_on_both_parts() -> None:
     that names them worse fails; false tags stay under 5% for each."""
     rates = theme_rates(_sample(), NEW_THEMES)
     floors = {"attraction": 0.8, "deflection": 0.75, "capturingDefender": 0.5,
-              "clearance": 0.4, "intermezzo": 0.5}
+              "clearance": 0.4, "intermezzo": 0.8}
     for theme, rate in rates.items():
         assert rate.false_any < 0.05, (theme, rate)
         assert rate.recall_any >= floors.get(theme, 0.0), (theme, rate)
@@ -388,19 +409,18 @@ def test_second_part_tactics_on_the_held_out_puzzles_with_those_themes() -> None
     puzzles a theme, harder ones: Lichess ratings 500 to 2,800). The floors are the figures
     measured when this was written (issue 24's goal, 70% recall and under 5% false tags, is
     met for decoy, 86% / 3.9%, deflection, 78% / 3.8%, and removing the defender, 86% / 3.0%;
-    interference is at 62% / 1.3%, clearance at 37% / 2.7%, in-between move at 40% / 5.8%);
-    false tags stay under 10%, and under 5% for all but the in-between move. No zugzwang
-    theme in that file."""
+    interference is at 62% / 1.3%, clearance at 37% / 2.7%, in-between move at 50.5% / 4.1%:
+    without the game's moves it cannot see which piece has just taken); false tags stay under
+    5%. No zugzwang theme in that file."""
     themes = {theme: tag for theme, tag in NEW_THEMES.items() if theme != "zugzwang"}
     rates = theme_rates(sample("held-out", name=TACTICS), themes)
     floors = {"attraction": 0.83, "deflection": 0.75, "capturingDefender": 0.8,
-              "interference": 0.55, "clearance": 0.35, "intermezzo": 0.38}
-    few_false = {"attraction", "deflection", "capturingDefender", "interference", "clearance"}
+              "interference": 0.55, "clearance": 0.35, "intermezzo": 0.48}
     assert set(rates) == set(floors)
     for theme, rate in rates.items():
         assert rate.with_theme >= 90, (theme, rate)
         assert rate.recall_any >= floors[theme], (theme, rate)
-        assert rate.false_any < (0.05 if theme in few_false else 0.10), (theme, rate)
+        assert rate.false_any < 0.05, (theme, rate)
 
 
 def test_every_legal_move_of_sample_positions_is_named() -> None:

@@ -246,17 +246,23 @@ def lessons() -> list[LessonInfo]:
 
 # ---- verification ------------------------------------------------------------------------------
 
+LICHESS_FILES = ("lichess-puzzles-sample.csv", "lichess-puzzles-tactics.csv")
+"""The packaged Lichess puzzles (CC0, ``chesskit/data/NOTICE.md``) a bank item may come from."""
+
+
 @functools.lru_cache(maxsize=1)
 def _lichess() -> dict[str, str]:
-    path = pathlib.Path(str(resources.files("chesskit") / "data" / "lichess-puzzles-sample.csv"))
-    if not path.exists():
-        return {}
+    """PuzzleId -> the FEN after the puzzle's first move, for :data:`LICHESS_FILES`."""
     fens: dict[str, str] = {}
-    with path.open(encoding="utf-8", newline="") as handle:
-        for row in csv.DictReader(handle):
-            board = chess.Board(row["FEN"])
-            board.push_uci(row["Moves"].split()[0])
-            fens[row["PuzzleId"]] = board.fen()
+    for name in LICHESS_FILES:
+        path = pathlib.Path(str(resources.files("chesskit") / "data" / name))
+        if not path.exists():
+            continue
+        with path.open(encoding="utf-8", newline="") as handle:
+            for row in csv.DictReader(handle):
+                board = chess.Board(row["FEN"])
+                board.push_uci(row["Moves"].split()[0])
+                fens[row["PuzzleId"]] = board.fen()
     return fens
 
 
@@ -274,7 +280,7 @@ def _lichess_problems(ex: Exercise) -> list[tuple[str, str]]:
         return []
     puzzle = ex.source.removeprefix("lichess:")
     if puzzle not in fens:
-        return [("source", f"puzzle {puzzle} is not in the Lichess sample")]
+        return [("source", f"puzzle {puzzle} is not in the packaged Lichess puzzles")]
     if chess.Board(ex.fen).fen() != fens[puzzle]:
         return [("fen", f"differs from the Lichess position after the first move: {fens[puzzle]}")]
     return []

@@ -61,10 +61,15 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   the king took the moved piece (a decoy), a capture after a capture without check (a trade),
   a mate by taking along the opened line when the moved piece was not taken (a discovered
   attack).
-- **in-between move** (intermezzo, 中间着/过渡): a piece can be taken with gain, the move gives
-  check first instead, and after the reply the piece can still be taken with gain. A decoy
-  or a deflection is named that, not an in-between move (a check that gives a piece away is
-  the start of an attack, not a pause before taking back).
+- **in-between move** (intermezzo, 中间着/过渡): an enemy piece can be taken back now (a capture
+  that loses nothing; that wins a piece when the move is not a check), but the move first
+  plays something the enemy must answer: a check, a capture the enemy takes back, or a threat
+  to mate or win a piece. Against the best answer the move wins at least 2, the take-back is
+  still there and wins something, and it is the mover's strongest capture or check (winning
+  at least 2); or the check was a fork, the checking piece takes first, and the take-back is
+  still there after the next answer. Not an in-between move: one after which the mover could
+  mate by checks in three (an attack, not a pause before taking back, unless the take-back
+  itself checks), a decoy, a deflection.
 - **zugzwang** (转让走子权): a quiet move after which every enemy move loses (the mover then
   mates or wins material), though if the enemy could pass nothing would be lost.
 
@@ -1016,30 +1021,89 @@ def _clears(p: _Played) -> bool:
         p.after.pop()
 
 
-def _in_between(p: _Played) -> bool:
-    """Instead of taking back a piece that can be taken with gain, the move first gives check
-    (or takes something else), and the piece can still be taken with gain after the reply."""
-    if not p.after.is_check():
+IN_BETWEEN_GAIN = 2
+"""An in-between move counts when, with the take-back, it wins at least this much, and the
+take-back, when it comes, wins at least this much too (more than a pawn)."""
+
+IN_BETWEEN_MATE = 3
+"""A check after which the mover mates by checks in this many moves is an attack, not an
+in-between move (unless the take-back itself gives check)."""
+
+
+def _take_backs(board: chess.Board, move: chess.Move, *, least: int) -> list[chess.Move]:
+    """The captures the side to move has now, besides ``move`` and by another piece, that win
+    at least ``least`` once both sides have taken back (:func:`exchange`)."""
+    return [back for back in board.generate_legal_captures()
+            if back.to_square != move.to_square and back.from_square != move.from_square
+            and not board.is_en_passant(back)
+            and exchange(board, back.from_square, back.to_square) >= least]
+
+
+def _still_there(board: chess.Board, backs: list[chess.Move], *,
+                 gone: chess.Bitboard) -> list[chess.Move]:
+    """The take-backs of ``backs`` still legal on ``board`` that still win something (not on the
+    squares of ``gone``)."""
+    return [back for back in backs if not chess.BB_SQUARES[back.to_square] & gone
+            and board.is_legal(back) and board.is_capture(back)
+            and exchange(board, back.from_square, back.to_square) > 0]
+
+
+def _threatens(p: _Played, backs: list[chess.Move]) -> bool:
+    """A quiet move that threatens something else than the take-backs: if the enemy could
+    pass, the mover's strongest follow-up would mate or win a piece."""
+    p.after.push(chess.Move.null())
+    try:
+        found = _follow_up(p.after)
+        return found is not None and found[0] not in backs
+    finally:
+        p.after.pop()
+
+
+def _in_between(p: _Played, *, fork: bool) -> bool:
+    """Instead of taking back a piece now (one of :func:`_take_backs`), the move first gives
+    check, takes a piece the enemy takes back, or threatens to mate or win a piece; after the
+    enemy's best reply the take-back is still there and is the strongest follow-up, or comes
+    after the forking piece has taken (``fork``: the move is a fork). See the module's
+    definition; Lichess's puzzles name it when the take-back is played two moves later."""
+    check, capture = p.after.is_check(), p.before.is_capture(p.move)
+    backs = _take_backs(p.before, p.move, least=0 if check else FOLLOW_UP_GAIN)
+    if not backs or not (check or capture or _threatens(p, backs)):
         return False
-    mover = p.before.turn
-    loose = [s for s in chess.scan_forward(p.before.occupied_co[not mover] & ~p.before.kings
-                                           & ~p.before.pawns)
-             if s != p.move.to_square and any(
-                 exchange(p.before, a, s) >= FOLLOW_UP_GAIN
-                 for a in chess.scan_forward(p.before.attackers_mask(mover, s)))]
-    if not loose:
-        return False
-    _, reply = search.best_defence(p.before, p.move, depth=1)
-    if reply is None:
+    gain, reply = search.best_defence(p.before, p.move, depth=1)
+    if (reply is None or gain < IN_BETWEEN_GAIN
+            or (capture and not check and reply.to_square != p.move.to_square)):
         return False
     p.after.push(reply)
     try:
-        return any(p.after.piece_at(s) is not None and p.after.color_at(s) != mover
-                   and any(exchange(p.after, a, s) >= FOLLOW_UP_GAIN
-                           for a in chess.scan_forward(p.after.attackers_mask(mover, s)))
-                   for s in loose) and search.material_gain(p.before, p.move, depth=2) >= 0
+        still = _still_there(p.after, backs, gone=chess.BB_SQUARES[reply.to_square])
+        found = _follow_up(p.after, least=IN_BETWEEN_GAIN)
+        if not still or found is None:
+            return False
+        if found[0] in still:  # a check that starts a mating attack is not a pause
+            return p.after.gives_check(found[0]) or not search.mates_by_checks(
+                p.after, IN_BETWEEN_MATE)
+        return check and fork and found[0].from_square == p.move.to_square and _back_after(
+            p.after, found[0], still)
     finally:
         p.after.pop()
+
+
+def _back_after(board: chess.Board, move: chess.Move, backs: list[chess.Move]) -> bool:
+    """After ``move`` (the forking piece taking) and the enemy's best reply, one of ``backs``
+    can still be played and wins something."""
+    if not board.is_capture(move):
+        return False
+    _, reply = search.best_defence(board, move, depth=1)
+    if reply is None:
+        return False
+    board.push(move)
+    board.push(reply)
+    try:
+        gone = chess.BB_SQUARES[move.to_square] | chess.BB_SQUARES[reply.to_square]
+        return bool(_still_there(board, backs, gone=gone))
+    finally:
+        board.pop()
+        board.pop()
 
 
 ZUGZWANG_REPLIES = 12
@@ -1121,7 +1185,7 @@ def _tags(played: _Played) -> frozenset[str]:
         found["interference"] = _interferes(played)
         found["clearance"] = _clears(played)
         found["in_between_move"] = (not (found["decoy"] or found["deflection"])
-                                    and _in_between(played))
+                                    and _in_between(played, fork=found["fork"]))
         found["zugzwang"] = _zugzwang(played)
     return frozenset(tag for tag, present in found.items() if present)
 
