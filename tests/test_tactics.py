@@ -72,6 +72,16 @@ def test_an_in_between_move_takes_back_later() -> None:
     assert "in_between_move" not in motifs(fen, "Qxd4")
 
 
+def test_an_in_between_move_without_check_is_described_as_such() -> None:
+    """Black's knight has just taken on d3: White first trades rooks on e8 (Black must take
+    back), then takes the knight (Lichess puzzle 0Dh6K, tuning part)."""
+    fen = "4rr1k/pBp3p1/7p/2p2p2/2Pp3P/3n2P1/PP3P2/3RR1K1 w - - 0 24"
+    assert "in_between_move" in motifs(fen, "Rxe8")
+    assert describe_motifs(fen, "Rxe8", lang="en") == (
+        "Rxe8 is an in-between move: first a move the opponent must answer, the capture can wait.")
+    assert "must answer" in name_right_move(fen, "Rxe8", motif="in_between_move", lang="en")
+
+
 @pytest.mark.parametrize(("fen", "san"), [
     # a check that wins nothing: the queen on d4 stays guarded by the knight on c6
     ("r3k3/p1p5/2n5/8/3q4/5B2/5PPP/3QK3 w - - 0 1", "Bh5+"),

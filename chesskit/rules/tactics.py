@@ -1261,9 +1261,11 @@ def _discovered_attack(p: _Played, lang: str | None) -> dict[str, str]:
 
 def _sentence_key(p: _Played, tag: str, fields: Mapping[str, str]) -> str:
     """The text of ``tag`` for this move: a pin already there is "used", a discovered attack
-    that comes after the reply says so."""
+    that comes after the reply says so, an in-between move that is no check says what it is."""
     if tag == "pin" and not pinned_by(p.after, p.move.to_square):
         return "pin_used"
+    if tag == "in_between_move" and not p.after.is_check():
+        return "in_between_move_forcing"
     if tag == "discovered_attack" and "reply" in fields:
         return "discovered_attack_next"
     return tag
