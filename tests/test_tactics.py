@@ -410,13 +410,13 @@ def test_second_part_tactics_on_the_held_out_puzzles_with_those_themes() -> None
     puzzles a theme, harder ones: Lichess ratings 500 to 2,800). The floors are the figures
     measured when this was written (issue 24's goal, 70% recall and under 5% false tags, is
     met for decoy, 86% / 3.9%, deflection, 78% / 3.8%, removing the defender, 86% / 3.0%,
-    interference, 77% / 1.9%, and clearance, 71% / 2.7%; in-between move is at 40% / 5.8%);
+    interference, 79% / 1.9%, and clearance, 71% / 2.7%; in-between move is at 40% / 5.8%);
     false tags stay under 10%, and under 5% for all but the in-between move. No zugzwang
     theme in that file."""
     themes = {theme: tag for theme, tag in NEW_THEMES.items() if theme != "zugzwang"}
     rates = theme_rates(sample("held-out", name=TACTICS), themes)
     floors = {"attraction": 0.83, "deflection": 0.75, "capturingDefender": 0.8,
-              "interference": 0.75, "clearance": 0.7, "intermezzo": 0.38}
+              "interference": 0.76, "clearance": 0.7, "intermezzo": 0.38}
     few_false = {"attraction", "deflection", "capturingDefender", "interference", "clearance"}
     assert set(rates) == set(floors)
     for theme, rate in rates.items():

@@ -60,8 +60,8 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   left where it can be taken) empties a square; after the best reply, which is not a check,
   another own bishop, rook or queen goes to that square or through it to an empty square and
   gives check, mates, or attacks a piece and wins a piece (searched two or three moves
-  deep). Not a clearance: a check after the king answered (a decoy or a chase), nor a move
-  to the square the moved piece went to.
+  deep). After the king answered, a check counts only when it mates (else it is a chase),
+  and not at all after the king took the moved piece (a decoy).
 - **in-between move** (intermezzo, 中间着/过渡): a piece can be taken with gain, the move gives
   check first instead, and after the reply the piece can still be taken with gain. A decoy
   or a deflection is named that, not an in-between move (a check that gives a piece away is
@@ -80,6 +80,7 @@ Measured against the themes of the packaged Lichess sample (``benchmarks/bench_t
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
@@ -901,8 +902,7 @@ def _wins_unguarded(board: chess.Board, guarded: chess.Bitboard, moved: chess.Sq
 
 def _interferes(p: _Played) -> bool:
     """A piece now stands between an enemy bishop, rook or queen and an enemy piece it
-    guarded, and after the enemy's answer that piece has no guard left and can be taken (see
-    :func:`_in_the_way`)."""
+    guarded, and that piece can be won (see :func:`_in_the_way`)."""
     return _in_the_way(p) is not None
 
 
@@ -931,17 +931,21 @@ def _in_the_way(p: _Played) -> tuple[chess.Board, chess.Square] | None:
     depths = (1, 2) if cut else (1,)
     replies = [r for r in dict.fromkeys(search.best_defence(p.before, p.move, depth=d)[1]
                                         for d in depths) if r is not None]
-    answers = list(p.after.legal_moves) if p.after.is_check() else []
-    if not 1 < len(answers) <= INTERFERENCE_REPLIES or not all(
-            _loses(p, r, least=1) for r in answers):
-        answers = []
-    for reply in [*replies, *(r for r in answers if r not in replies)]:
+    for reply in itertools.chain(replies, _losing_answers(p, replies)):
         found = _cut_off(p, reply, cut if reply in replies else 0)
         if found is not None:
             board = p.after.copy(stack=False)
             board.push(reply)
             return board, found
     return None
+
+
+def _losing_answers(p: _Played, skip: list[chess.Move]) -> Iterator[chess.Move]:
+    """The answers to a check, but those of ``skip``, when it has at most
+    :data:`INTERFERENCE_REPLIES` and every one loses a pawn or more (:func:`_loses`)."""
+    answers = list(p.after.legal_moves) if p.after.is_check() else []
+    if 1 < len(answers) <= INTERFERENCE_REPLIES and all(_loses(p, r, least=1) for r in answers):
+        yield from (r for r in answers if r not in skip)
 
 
 def _wins_cut_off(p: _Played, cut: chess.Bitboard) -> bool:
@@ -996,12 +1000,11 @@ def _cut_off(p: _Played, reply: chess.Move, cut: chess.Bitboard) -> chess.Square
 
 def _clears(p: _Played) -> bool:
     """The move empties a square; after the enemy's best reply (not a check), another own
-    bishop, rook or queen moves to that square or through it, to an empty square, and mates,
-    gives check or wins a piece (:func:`_uses_cleared`). The move is not a promotion, nor a
+    bishop, rook or queen goes to that square or through it, to an empty square, and gives
+    check, mates or wins a piece (:func:`_uses_cleared`). The move is not a promotion, nor a
     capture unless the piece that took is left where it can be taken (:func:`_exposed`).
-
-    Not a clearance (Lichess's rules): a check after the king answered (a decoy or a plain
-    chase), nor a follow-up by the piece that moved or on the square it went to.
+    After the king answered, a check counts only when it mates (else it is a chase), and not
+    at all after the king took the moved piece (a decoy).
 
     >>> board = chess.Board("6k1/6pp/8/8/8/8/4N3/4R1K1 w - - 0 1")
     >>> _clears(_play(board, "Nc3")), _clears(_play(board, "Kh1"))  # Nc3 lets Re8+ come
@@ -1026,7 +1029,7 @@ def _clears(p: _Played) -> bool:
         for move in p.after.generate_legal_moves(from_mask=sliders, to_mask=~p.after.occupied):
             path = chess.between(move.from_square, move.to_square) | chess.BB_SQUARES[
                 move.to_square]
-            if not path & chess.BB_SQUARES[vacated] or move.to_square == p.move.to_square:
+            if not path & chess.BB_SQUARES[vacated]:
                 continue
             if king and p.after.gives_check(move):
                 if not took and search.forces_mate(p.after, move, 1):
