@@ -171,6 +171,13 @@ def test_a_clearance_empties_a_square_that_another_piece_then_uses() -> None:
         "Rxc5 is a clearance: it empties b5 for another of your pieces.")
 
 
+def test_after_the_king_steps_away_only_a_mate_through_the_cleared_line_is_a_clearance() -> None:
+    """Ne7+ Kh8 Qf8#: the knight cleared the f-file. With the pawn on h6 the king has h7, and
+    Qf8+ is only a check."""
+    assert "clearance" in motifs("6k1/pp4pp/8/q4N2/8/8/PP4PP/5QK1 w - - 0 1", "Ne7+")
+    assert "clearance" not in motifs("6k1/pp4p1/7p/q4N2/8/8/PP4PP/5QK1 w - - 0 1", "Ne7+")
+
+
 def test_skewer_of_queen_to_rook() -> None:
     fen = "4k3/6r1/8/4q3/8/2P5/6PP/5RBK w - - 0 1"
     assert "skewer" in motifs(fen, "Bd4")
