@@ -49,18 +49,19 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   piece worth more than the taker: that needs no removed defender), or wins through the line
   the recapturing piece stopped blocking. A capture with check counts only when the enemy
   takes back and the mover ends a piece ahead.
-- **interference** (截断): the moved piece stands between an enemy slider and the enemy piece
-  it guarded, that piece can now be won, and the gain survives the best reply. Or (Lichess's
-  sense) a piece comes to stand in a line along which an enemy slider guarded a square: the
-  moved piece, or the enemy piece that answers the check; after the best reply another own
-  piece wins the piece on that square, now unguarded, or mates there (the checking piece
-  counts too when the answer to its check stepped into the line).
-- **clearance** (腾空): a forcing move (check, capture or a piece given away) empties a square
-  or line that another own bishop, rook or queen then uses to mate or win a piece after the
-  best reply (not after a reply that gives check). Left to the other tactics: a check after
-  the king took the moved piece (a decoy), a capture after a capture without check (a trade),
-  a mate by taking along the opened line when the moved piece was not taken (a discovered
-  attack).
+- **interference** (截断): a piece comes to stand on a line along which an enemy bishop,
+  rook or queen guarded another enemy piece (not the king). The moved piece: the piece cut
+  off can be won at once and the move wins material against the best answer, or after the
+  best answer (searched one or two moves deep) the piece cut off has no guard left and can
+  be taken. Or the enemy piece that answers steps into such a line of its own side, and the
+  piece cut off can then be taken, unguarded: the best answer, or, after a check whose every
+  answer loses material (a pawn at least), any answer.
+- **clearance** (腾空): a move (not a promotion; a capture only when the piece that took is
+  left where it can be taken) empties a square; after the best reply, which is not a check,
+  another own bishop, rook or queen goes to that square or through it to an empty square and
+  gives check, mates, or attacks a piece and wins a piece (searched two or three moves
+  deep). After the king answered, a check counts only when it mates (else it is a chase),
+  and not at all after the king took the moved piece (a decoy).
 - **in-between move** (intermezzo, 中间着/过渡): an enemy piece can be taken back now (a capture
   that loses nothing; that wins a piece when the move is not a check), but the move first
   plays something the enemy must answer: a check, a capture the enemy takes back, or a threat
@@ -84,6 +85,7 @@ Measured against the themes of the packaged Lichess sample (``benchmarks/bench_t
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
@@ -805,11 +807,11 @@ def _deflects(p: _Played) -> bool:
     return any(_deflected(p, reply) for reply in replies if reply != best)
 
 
-def _loses(p: _Played, reply: chess.Move) -> bool:
-    """After ``reply`` the mover's follow-up mates or wins a piece."""
+def _loses(p: _Played, reply: chess.Move, *, least: int = FOLLOW_UP_GAIN) -> bool:
+    """After ``reply`` the mover's follow-up mates or wins ``least`` (default a piece)."""
     p.after.push(reply)
     try:
-        return _follow_up(p.after) is not None
+        return _follow_up(p.after, least=least) is not None
     finally:
         p.after.pop()
 
@@ -904,121 +906,180 @@ def _wins_unguarded(board: chess.Board, guarded: chess.Bitboard, moved: chess.Sq
 
 
 def _interferes(p: _Played) -> bool:
-    """The moved piece stands between an enemy slider and the enemy piece it guarded, and now
-    that piece can be won (it could not be before)."""
-    square = p.move.to_square
+    """A piece now stands between an enemy bishop, rook or queen and an enemy piece it
+    guarded, and that piece can be won (see :func:`_in_the_way`)."""
+    return _in_the_way(p) is not None
+
+
+INTERFERENCE_REPLIES = 8
+"""Answers to a check that :func:`_in_the_way` looks at when every answer loses material."""
+
+
+def _in_the_way(p: _Played) -> tuple[chess.Board, chess.Square] | None:
+    """Where a piece stands in the way (see the module's definition), and the board it stands
+    on: the moved piece, when it stands in a guarding line and the piece cut off can be won at
+    once (the move winning material against the best answer), or after the best answer
+    (searched one or two moves deep) cannot be guarded; or the enemy piece that steps into a
+    line of its own side (the best answer, or any answer to a check when every answer loses
+    a pawn or more, :func:`_loses`). None when there is none (:func:`_cut_off`).
+
+    >>> played = _play("3r2k1/5ppp/8/4P3/4N3/R2p4/3B1PPP/6K1 w - - 0 1", "Nd6")
+    >>> board, square = _in_the_way(played)
+    >>> chess.square_name(square)  # the knight cuts the rook on d8 off from the pawn on d3
+    'd6'
+    """
     side = not p.before.turn
-    for slider in chess.scan_forward(p.after.occupied_co[side] & ~p.after.pawns & ~p.after.knights
-                                     & ~p.after.kings):
-        if not chess.BB_SQUARES[square] & chess.ray(slider, square):
-            continue
-        for behind in chess.scan_forward(p.after.occupied_co[side] & chess.ray(slider, square)
-                                         & ~p.after.kings):
-            between = chess.between(slider, behind)
-            if not between & chess.BB_SQUARES[square]:
-                continue
-            if (p.before.attacks_mask(slider) & chess.BB_SQUARES[behind]
-                    and not p.after.attacks_mask(slider) & chess.BB_SQUARES[behind]):
-                attackers = p.after.attackers_mask(p.before.turn, behind)
-                if any(exchange(p.after, a, behind) >= FOLLOW_UP_GAIN
-                       for a in chess.scan_forward(attackers)):
-                    return _wins_anyway(p)
-    return _cuts_a_guard(p)
+    cut = (_guarded_through(p.before, p.move.to_square, side)
+           & ~chess.BB_SQUARES[p.move.to_square])
+    if cut and _wins_cut_off(p, cut):
+        return p.after, p.move.to_square
+    depths = (1, 2) if cut else (1,)
+    replies = [r for r in dict.fromkeys(search.best_defence(p.before, p.move, depth=d)[1]
+                                        for d in depths) if r is not None]
+    for reply in itertools.chain(replies, _losing_answers(p, replies)):
+        found = _cut_off(p, reply, cut if reply in replies else 0)
+        if found is not None:
+            board = p.after.copy(stack=False)
+            board.push(reply)
+            return board, found
+    return None
 
 
-def _cut_lines(before: chess.Board, after: chess.Board, side: chess.Color) -> chess.Bitboard:
-    """The squares that ``side``'s sliders (not moved) guarded in ``before`` and no longer
-    guard in ``after``: a piece now stands in their way."""
-    cut = 0
-    for slider in chess.scan_forward(before.occupied_co[side] & ~before.pawns & ~before.knights
-                                     & ~before.kings):
-        if after.piece_at(slider) == before.piece_at(slider):
-            cut |= before.attacks_mask(slider) & ~after.attacks_mask(slider)
-    return cut
+def _losing_answers(p: _Played, skip: list[chess.Move]) -> Iterator[chess.Move]:
+    """The answers to a check, but those of ``skip``, when it has at most
+    :data:`INTERFERENCE_REPLIES` and every one loses a pawn or more (:func:`_loses`)."""
+    answers = list(p.after.legal_moves) if p.after.is_check() else []
+    if 1 < len(answers) <= INTERFERENCE_REPLIES and all(_loses(p, r, least=1) for r in answers):
+        yield from (r for r in answers if r not in skip)
 
 
-def _cuts_a_guard(p: _Played) -> bool:
-    """The moved piece cuts the line along which an enemy slider guarded a square, or the move
-    is a check whose answer puts an enemy piece in such a line of its own side; after the
-    enemy's best reply an own piece mates there, or wins the piece that stands there
-    unguarded now (see :func:`_cut_wins`)."""
+def _wins_cut_off(p: _Played, cut: chess.Bitboard) -> bool:
+    """A piece of ``cut`` (no longer guarded along the line the moved piece blocks) can be
+    won at once (:func:`exchange`), and the move wins material against the best answer."""
+    winnable = any(exchange(p.after, attacker, target) >= FOLLOW_UP_GAIN
+                   for target in chess.scan_forward(cut & p.after.occupied_co[p.after.turn])
+                   for attacker in chess.scan_forward(
+                       p.after.attackers_mask(p.before.turn, target)))
+    return winnable and search.best_defence(p.before, p.move, depth=2)[0] > 0
+
+
+def _guarded_through(board: chess.Board, square: chess.Square, side: chess.Color
+                     ) -> chess.Bitboard:
+    """The pieces of ``side`` (not the king) that a bishop, rook or queen of ``side`` guards
+    along a line through ``square``.
+
+    >>> board = chess.Board("3r2k1/5ppp/8/4P3/4N3/R2p4/3B1PPP/6K1 w - - 0 1")
+    >>> _guarded_through(board, chess.D6, chess.BLACK) == chess.BB_SQUARES[chess.D3]
+    True
+    """
+    guarded = 0
+    for slider in chess.scan_forward(board.occupied_co[side]
+                                     & (board.bishops | board.rooks | board.queens)):
+        for piece in chess.scan_forward(board.attacks_mask(slider) & board.occupied_co[side]
+                                        & ~board.kings):
+            if chess.between(slider, piece) & chess.BB_SQUARES[square]:
+                guarded |= chess.BB_SQUARES[piece]
+    return guarded
+
+
+def _cut_off(p: _Played, reply: chess.Move, cut: chess.Bitboard) -> chess.Square | None:
+    """After ``reply``, the square of the piece in the way when the mover can take an enemy
+    piece (not the king, nor the one that replied) that has no guard left (:func:`_guarded`)
+    and was guarded along a line the moved piece blocks (``cut``: the moved piece's square)
+    or along a line through the square the replying piece went to (that square)."""
     side = not p.before.turn
-    cut = _cut_lines(p.before, p.after, side)
-    ours = 0
-    for piece in chess.scan_forward(p.after.occupied_co[p.before.turn]
-                                    & ~chess.BB_SQUARES[p.move.to_square]):
-        ours |= p.after.attacks_mask(piece)
-    if not (cut & ours or p.after.is_check()):
-        return False
-    _, reply = search.best_defence(p.before, p.move, depth=1)
-    return reply is not None and _cut_wins(p, reply, cut)
-
-
-def _cut_wins(p: _Played, reply: chess.Move, cut: chess.Bitboard) -> bool:
-    """After ``reply``, another own piece than the moved one wins a piece standing on a square
-    of ``cut``, or mates there; or, when ``reply`` answers a check by stepping into a line of
-    its own side, any own piece (the checker too) wins the piece that line guarded."""
-    side = not p.before.turn
-    replied = p.after.copy(stack=False)
-    replied.push(reply)
-    stepped = 0
-    if p.after.is_check():  # the answer to the check may stand in a line of its own side
-        stepped = _cut_lines(p.after, replied, side) & ~chess.BB_SQUARES[reply.to_square]
-        cut |= stepped
-    if not cut:
-        return False
-    mover = p.before.turn
-    moved = chess.BB_SQUARES[p.move.to_square]
-    for target in chess.scan_forward(cut & replied.occupied_co[side]):
-        takers = replied.attackers_mask(mover, target)
-        if not stepped & chess.BB_SQUARES[target]:
-            takers &= ~moved
-        if any(exchange(replied, a, target) > 0 for a in chess.scan_forward(takers)):
-            return True
-    return any(cut & chess.BB_SQUARES[m.to_square] and m.from_square != p.move.to_square
-               for m in search.mate_in(replied, 1))
-
-
-def _wins_anyway(p: _Played) -> bool:
-    """Whether the move wins material against the enemy's best answer (searched shortly)."""
-    return search.best_defence(p.before, p.move, depth=2)[0] > 0
+    stepped = _guarded_through(p.after, reply.to_square, side)
+    p.after.push(reply)
+    try:
+        for pieces, square in ((cut, p.move.to_square), (stepped, reply.to_square)):
+            targets = pieces & p.after.occupied_co[side] & ~chess.BB_SQUARES[reply.to_square]
+            for target in chess.scan_forward(targets):
+                if (not _guarded(p.after, side, target)
+                        and any(p.after.generate_legal_captures(
+                            to_mask=chess.BB_SQUARES[target]))):
+                    return square
+        return None
+    finally:
+        p.after.pop()
 
 
 def _clears(p: _Played) -> bool:
-    """The move empties a square or line that another own piece then uses to mate or win a
-    piece, against the enemy's best reply; that piece could not make the move before.
+    """The move empties a square; after the enemy's best reply (not a check), another own
+    bishop, rook or queen goes to that square or through it, to an empty square, and gives
+    check, mates or wins a piece (:func:`_uses_cleared`). The move is not a promotion, nor a
+    capture unless the piece that took is left where it can be taken (:func:`_exposed`).
+    After the king answered, a check counts only when it mates (else it is a chase), and not
+    at all after the king took the moved piece (a decoy).
 
-    Not a clearance (Lichess's rules, most of them): a reply that gives check; a follow-up
-    by a knight, king or pawn; a check after the king took the moved piece (a decoy); a
-    capture after a capture without check (a trade); and a mate by taking along the opened
-    line when the moved piece was not taken (a discovered attack)."""
-    if not (p.after.is_check() or p.before.is_capture(p.move) or _offered(p)):
+    >>> board = chess.Board("6k1/6pp/8/8/8/8/4N3/4R1K1 w - - 0 1")
+    >>> _clears(_play(board, "Nc3")), _clears(_play(board, "Kh1"))  # Nc3 lets Re8+ come
+    (True, False)
+    """
+    vacated = p.move.from_square
+    mover = p.before.turn
+    sliders = (p.after.occupied_co[mover] & (p.after.bishops | p.after.rooks | p.after.queens)
+               & ~chess.BB_SQUARES[p.move.to_square])
+    if (p.move.promotion or not p.after.attackers_mask(mover, vacated) & sliders
+            or (p.before.is_capture(p.move) and not _exposed(p.after, p.move.to_square))):
         return False
-    vacated = chess.BB_SQUARES[p.move.from_square]
     _, reply = search.best_defence(p.before, p.move, depth=1)
     if reply is None:
         return False
-    taken = reply.to_square == p.move.to_square  # the enemy took the moved piece
-    trade = p.before.is_capture(p.move) and not p.after.is_check()
+    king = p.after.piece_type_at(reply.from_square) == chess.KING
+    took = reply.to_square == p.move.to_square
     p.after.push(reply)
     try:
-        found = _follow_up(p.after)
-        if found is None or p.after.is_check():
+        if p.after.is_check():
             return False
-        move, gain = found
-        if (move.from_square == p.move.to_square or move.to_square == reply.to_square
-                or _type(p.after, move.from_square) not in _SLIDERS):
-            return False
-        capture = p.after.is_capture(move)
-        if ((taken and _type(p.after, reply.to_square) == chess.KING
-             and p.after.gives_check(move))
-                or (capture and trade)
-                or (capture and gain >= search.MATE_SCORE and not taken)):
-            return False
-        path = chess.between(move.from_square, move.to_square) | chess.BB_SQUARES[move.to_square]
-        return bool(path & vacated)
+        for move in p.after.generate_legal_moves(from_mask=sliders, to_mask=~p.after.occupied):
+            path = chess.between(move.from_square, move.to_square) | chess.BB_SQUARES[
+                move.to_square]
+            if not path & chess.BB_SQUARES[vacated]:
+                continue
+            if king and p.after.gives_check(move):
+                if not took and search.forces_mate(p.after, move, 1):
+                    return True
+            elif _uses_cleared(p.after, move):
+                return True
+        return False
     finally:
         p.after.pop()
+
+
+def _exposed(board: chess.Board, square: chess.Square) -> bool:
+    """The piece on ``square`` is attacked and either has no guard or is attacked by a cheaper
+    piece (Lichess's "bad spot").
+
+    >>> _exposed(chess.Board("4k3/8/8/3r4/4P3/8/8/4K3 b - - 0 1"), chess.D5)
+    True
+    """
+    color = board.color_at(square)
+    assert color is not None
+    attackers = board.attackers_mask(not color, square)
+    if not attackers:
+        return False
+    value = worth(_type(board, square))
+    return (not _guarded(board, color, square)
+            or any(worth(_type(board, a)) < value for a in chess.scan_forward(attackers)))
+
+
+def _uses_cleared(board: chess.Board, move: chess.Move) -> bool:
+    """The follow-up through the emptied square gives check (or mates), or attacks a piece
+    (not a pawn) and wins a piece against the best defence searched two or three moves deep.
+
+    >>> board = chess.Board("6k1/6pp/8/8/8/8/8/4R1K1 w - - 0 1")
+    >>> [_uses_cleared(board, board.parse_san(san)) for san in ("Re8+", "Re4")]
+    [True, False]
+    """
+    if board.gives_check(move):
+        return True
+    board.push(move)
+    try:
+        hits = board.attacks_mask(move.to_square) & board.occupied_co[board.turn] & ~board.pawns
+    finally:
+        board.pop()
+    return bool(hits) and any(
+        search.wins_at_least(board, move, FOLLOW_UP_GAIN, depth=depth) for depth in (2, 3))
 
 
 IN_BETWEEN_GAIN = 2
@@ -1308,15 +1369,13 @@ def _moved(p: _Played, lang: str | None) -> dict[str, str]:
 
 
 def _interference(p: _Played, lang: str | None) -> dict[str, str]:
-    """The piece in the way: the moved one, or (when the moved piece cuts no line) the enemy
-    piece that answers the check by stepping into a line of its own side."""
-    if p.after.is_check() and not _cut_lines(p.before, p.after, not p.before.turn):
-        _, reply = search.best_defence(p.before, p.move, depth=1)
-        if reply is not None:
-            replied = p.after.copy(stack=False)
-            replied.push(reply)
-            return {"piece": _names(replied, [reply.to_square], lang)}
-    return _moved(p, lang)
+    """The piece in the way: the moved one, or the enemy piece that answers by stepping into a
+    line of its own side."""
+    found = _in_the_way(p)
+    if found is None:
+        return _moved(p, lang)
+    board, square = found
+    return {"piece": _names(board, [square], lang)}
 
 
 def _nothing(p: _Played, lang: str | None) -> dict[str, str]:
