@@ -1257,7 +1257,7 @@ def _last(before: chess.Board, last_move: MoveLike | None) -> tuple[chess.Move |
     if last_move is None:
         if not before.move_stack:
             return None, True
-        earlier = before.copy()
+        earlier = before.copy(stack=1)
         move = earlier.pop()
         return move, earlier.is_capture(move)
     try:
