@@ -7,7 +7,8 @@ tuned on the first part only); "held-out, not bank" is the held-out part without
 the exercise bank uses. For fork, pin, skewer and discovered attack it prints the number of
 puzzles with the theme, the recall (the tag on the learner's first move / on any learner
 move), the number without the theme and the false tags (on any / on the first learner move).
-Lichess tags a theme when it happens on any move of the solution.
+Lichess tags a theme when it happens on any move of the solution. ``motifs`` is given the board
+with the puzzle's moves pushed, so the in-between move sees the move just played.
 
 Part 2, speed: median and 95th percentile of ``motifs`` on middlegame positions beside plain
 python-chess (``board.push(move); board.is_check(); board.pop()``): the first call on each

@@ -80,7 +80,9 @@ class ThemeRate:
 
 
 def learner_tags(row: Mapping[str, str]) -> list[frozenset[str]]:
-    """The tags of each learner move of a puzzle row (the first UCI move is the opponent's)."""
+    """The tags of each learner move of a puzzle row (the first UCI move is the opponent's),
+    each asked of the board with the puzzle's moves so far pushed, as a course plays them: the
+    in-between move reads the move just played (the other tags ignore it)."""
     board = chess.Board(row["FEN"])
     moves = [chess.Move.from_uci(uci) for uci in row["Moves"].split()]
     board.push(moves[0])

@@ -8,6 +8,7 @@ import pytest
 
 from chesskit.errors import BankError
 from chesskit.exercises import Exercise, catalog
+from chesskit.exercises.move import topic_problems
 
 DATA = pathlib.Path(__file__).parent / "data"
 
@@ -54,8 +55,21 @@ def test_unverified_items() -> None:
     assert ("98.02", "mate_in") in problems  # a shorter mate exists
     assert ("98.03", "answer") in problems  # it is stalemate
     assert ("97.04", "id") in problems  # id of another lesson
+    assert ("98.06", "last_move") in problems  # the king on g8 cannot have come from e8
     if catalog._lichess():
         assert ("98.05", "fen") in problems
+        assert ("98.07", "last_move") in problems  # the puzzle's first move is e3f4
+
+
+def test_a_last_move_is_said_and_marked() -> None:
+    """A lesson 32 item knows the capture just played: the prompt says it, the board marks it,
+    and ``motifs`` names the answer an in-between move with it."""
+    ex = catalog.exercise("32.01")
+    assert ex.last_move == "g5d8" and catalog._last_move_problems(ex) == []
+    assert ex.prompt_text(lang="en").startswith("White has just taken on d8 with the bishop. ")
+    assert ex.prompt_text(lang="zh-Hans").startswith("白方刚用象在d8吃了子。")
+    assert 'class="lastmove' in ex.board_svg()
+    assert topic_problems(ex, ex.solutions()) == []
 
 
 def test_good_file_passes() -> None:

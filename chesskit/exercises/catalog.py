@@ -28,7 +28,8 @@ from chesskit.exercises import Exercise, Goal, KindName, bank_engine
 from chesskit.i18n import t
 
 logger = logging.getLogger("chesskit.exercises")
-_COMMON = ("id", "kind", "goal", "fen", "topic", "difficulty", "prompt", "hints", "source")
+_COMMON = ("id", "kind", "goal", "fen", "topic", "difficulty", "prompt", "hints", "source",
+           "last_move")
 _REQUIRED = ("id", "kind", "topic", "difficulty")
 _ID = re.compile(r"(\d\d)\.(\d\d)")
 
@@ -91,6 +92,7 @@ def _exercise(raw: Mapping[str, Any], lesson: int) -> Exercise:
         fen=str(raw.get("fen", "")), topic=str(raw["topic"]), difficulty=difficulty,
         prompt=prompt if isinstance(prompt, dict) else ({"en": prompt} if prompt else None),
         hints=tuple(hints), source=str(raw.get("source", "")),
+        last_move=str(raw.get("last_move", "")),
         data={k: v for k, v in raw.items() if k not in _COMMON})
 
 
@@ -251,9 +253,10 @@ LICHESS_FILES = ("lichess-puzzles-sample.csv", "lichess-puzzles-tactics.csv")
 
 
 @functools.lru_cache(maxsize=1)
-def _lichess() -> dict[str, str]:
-    """PuzzleId -> the FEN after the puzzle's first move, for :data:`LICHESS_FILES`."""
-    fens: dict[str, str] = {}
+def _lichess() -> dict[str, tuple[str, str, bool]]:
+    """PuzzleId -> the FEN after the puzzle's first move, that move (UCI) and whether it took a
+    piece, for :data:`LICHESS_FILES`."""
+    puzzles: dict[str, tuple[str, str, bool]] = {}
     for name in LICHESS_FILES:
         path = pathlib.Path(str(resources.files("chesskit") / "data" / name))
         if not path.exists():
@@ -261,28 +264,68 @@ def _lichess() -> dict[str, str]:
         with path.open(encoding="utf-8", newline="") as handle:
             for row in csv.DictReader(handle):
                 board = chess.Board(row["FEN"])
-                board.push_uci(row["Moves"].split()[0])
-                fens[row["PuzzleId"]] = board.fen()
-    return fens
+                first = chess.Move.from_uci(row["Moves"].split()[0])
+                took = board.is_capture(first)
+                board.push(first)
+                puzzles[row["PuzzleId"]] = board.fen(), first.uci(), took
+    return puzzles
 
 
 def _verify(ex: Exercise) -> list[tuple[str, str]]:
-    """(field, problem) pairs for one exercise: its kind's verification, then its source."""
-    problems = ex.spec.verify(ex)
+    """(field, problem) pairs for one exercise: its kind's verification, its last move, then
+    its source."""
+    problems = ex.spec.verify(ex) + _last_move_problems(ex)
     if ex.source.startswith("lichess:"):
         problems += _lichess_problems(ex)
     return problems
 
 
+def _last_move_problems(ex: Exercise) -> list[tuple[str, str]]:
+    """``last_move`` is a capture that could have led to the position: the piece on its
+    to-square belongs to the side not to move and could have come from its from-square (now
+    empty) taking something there.
+
+    >>> from chesskit.exercises.model import Exercise
+    >>> ex = Exercise(id="x", lesson=32, kind="move", goal="capture", last_move="e3f5",
+    ...               fen="4k3/8/8/5P2/8/8/8/4K3 b - - 0 1")
+    >>> _last_move_problems(ex)
+    [('last_move', 'the pawn on f5 cannot have come from e3')]
+    """
+    if not ex.last_move:
+        return []
+    try:
+        move = chess.Move.from_uci(ex.last_move)
+    except ValueError:
+        return [("last_move", f"{ex.last_move!r} is not a move in UCI such as \"e3f4\"")]
+    board = ex.board()
+    piece = board.piece_at(move.to_square)
+    if piece is None or piece.color == board.turn or move.drop:
+        return [("last_move", f"no piece of the side not to move stands on "
+                              f"{chess.square_name(move.to_square)}")]
+    earlier = board.copy(stack=False)
+    earlier.turn = piece.color
+    earlier.set_piece_at(move.from_square, chess.Piece(
+        chess.PAWN if move.promotion else piece.piece_type, piece.color))
+    earlier.set_piece_at(move.to_square, chess.Piece(chess.KNIGHT, not piece.color))
+    if board.piece_at(move.from_square) is not None or not earlier.is_pseudo_legal(move):
+        return [("last_move", f"the {chess.piece_name(piece.piece_type)} on "
+                              f"{chess.square_name(move.to_square)} cannot have come from "
+                              f"{chess.square_name(move.from_square)}")]
+    return []
+
+
 def _lichess_problems(ex: Exercise) -> list[tuple[str, str]]:
-    fens = _lichess()
-    if not fens:
+    puzzles = _lichess()
+    if not puzzles:
         return []
     puzzle = ex.source.removeprefix("lichess:")
-    if puzzle not in fens:
+    if puzzle not in puzzles:
         return [("source", f"puzzle {puzzle} is not in the packaged Lichess puzzles")]
-    if chess.Board(ex.fen).fen() != fens[puzzle]:
-        return [("fen", f"differs from the Lichess position after the first move: {fens[puzzle]}")]
+    fen, first, took = puzzles[puzzle]
+    if chess.Board(ex.fen).fen() != fen:
+        return [("fen", f"differs from the Lichess position after the first move: {fen}")]
+    if ex.last_move and (ex.last_move != first or not took):
+        return [("last_move", f"the puzzle's first move {first} is not it, or took nothing")]
     return []
 
 

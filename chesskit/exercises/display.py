@@ -27,7 +27,7 @@ def board_svg(ex: Exercise, *, lang: Lang = None) -> BoardSvg:
     """The board of the exercise as SVG (chesskit.drawing.diagram.board), with the task's marks."""
     marks = ex.board_marks()
     return board(ex.position, marks=dict(marks.marks) or None, arrows=list(marks.arrows) or None,
-                 lang=lang)
+                 lastmove=ex.last_move or None, lang=lang)
 
 
 def exercise_widget(ex: Exercise) -> Any:

@@ -31,7 +31,7 @@ from chesskit.exercises.protocol import (
     feedback,
 )
 from chesskit.exercises.registry import KINDS
-from chesskit.i18n import color_name, localize, t
+from chesskit.i18n import color_name, localize, piece_name, sentences, t
 from chesskit.rules.position import to_board
 
 if TYPE_CHECKING:
@@ -84,6 +84,9 @@ class Exercise:
     prompt: Mapping[str, str] | None = None
     hints: tuple[Mapping[str, str], ...] = ()
     source: str = ""
+    last_move: str = ""
+    """The opponent's capture (UCI) that led to the position, when the item knows it (lesson
+    32's in-between moves): the prompt says it, the board marks it, ``motifs`` reads it."""
     data: Mapping[str, Any] = field(default_factory=dict)
     review: bool = False
     """In mixed review the task does not name the idea: "Find the best move." """
@@ -169,11 +172,28 @@ class Exercise:
             text = localize(self.prompt, lang=lang)
         else:
             text = self.spec.prompt(self, lang)
+        text = sentences(self.just_taken(lang=lang), text, lang=lang)
         options = self.options(lang=lang)
         if options:
             text += "\n" + "  ".join(f"{chr(65 + i)}. {o}" for i, o in enumerate(options))
         how = self.spec.answer_how(self, lang)
         return f"{text}\n{how}" if how else text
+
+    def just_taken(self, *, lang: Lang = None) -> str:
+        """What the opponent's last move took ("Black has just taken on d4 with the queen."),
+        "" when the item has no ``last_move``.
+
+        >>> Exercise(id="x", lesson=32, kind="move", goal="capture", last_move="e3f4",
+        ...          fen="4k3/8/8/8/5P2/8/8/4K3 b - - 0 1").just_taken(lang="en")
+        'White has just taken on f4 with the pawn.'
+        """
+        if not self.last_move:
+            return ""
+        square = chess.parse_square(self.last_move[2:4])
+        piece = self.position.piece_type_at(square) or chess.PAWN
+        return t("exercises.just_taken", lang=lang, side=color_name(not self.position.turn,
+                                                                    lang=lang),
+                 square=chess.square_name(square), piece=piece_name(piece, lang=lang))
 
     def options(self, *, lang: Lang = None) -> list[str]:
         """The options of a ``choice`` item, in order (A, B, C ...); [] for other kinds."""

@@ -71,6 +71,13 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   still there after the next answer. Not an in-between move: one after which the mover could
   mate by checks in three (an attack, not a pause before taking back, unless the take-back
   itself checks), a decoy, a deflection.
+  When the enemy's last move is known (``last_move=``, or a ``chess.Board`` with its moves
+  pushed), the rule is Lichess's: the last move took a piece, and its piece can be taken back
+  now without loss; the move does not take it back but gives check, captures or threatens;
+  after the best answer the take-back is still there and wins something, the move wins at
+  least as much as taking back at once (searched two plies, then the captures), and the mover
+  cannot mate by checks in three (unless the take-back checks). After a last move that took
+  nothing, no move is an in-between move.
 - **zugzwang** (转让走子权): a quiet move after which every enemy move loses (the mover then
   mates or wins material), though if the enemy could pass nothing would be lost.
 
@@ -92,6 +99,7 @@ from typing import TypeVar
 
 import chess
 
+from chesskit.errors import MoveError
 from chesskit.i18n import color_name, join_words, piece_name, piece_on, t
 from chesskit.rules import search
 from chesskit.rules.notation import read_move
@@ -677,6 +685,10 @@ class _Played:
     before: chess.Board
     move: chess.Move
     after: chess.Board
+    last: chess.Move | None = None
+    """The enemy's move that led to ``before``, when known (:func:`_last`)."""
+    took: bool = True
+    """Whether ``last`` was a capture (known from a move stack; a given last move is one)."""
 
     @property
     def mover(self) -> chess.PieceType:
@@ -695,7 +707,7 @@ FOLLOW_UP_GAIN = 3
 
 
 _FOLLOW_UPS: dict[tuple[PositionKey, int], tuple[chess.Move, int] | None] = {}
-_TAGS: dict[tuple[PositionKey, chess.Move], frozenset[str]] = {}
+_TAGS: dict[tuple[PositionKey, chess.Move, chess.Move | None, bool], frozenset[str]] = {}
 CACHE_LIMIT = 20_000
 """The caches of :func:`_follow_up` and :func:`motifs` are emptied when they hold this many
 positions (the same position is often asked again: the sentence after the tags, a hint)."""
@@ -1120,12 +1132,52 @@ def _threatens(p: _Played, backs: list[chess.Move]) -> bool:
         p.after.pop()
 
 
+def _back_on(board: chess.Board, square: chess.Square) -> list[chess.Move]:
+    """The side to move's captures on ``square`` that lose nothing (:func:`exchange`)."""
+    return [back for back in board.generate_legal_captures(to_mask=chess.BB_SQUARES[square])
+            if not board.is_en_passant(back)
+            and exchange(board, back.from_square, back.to_square) >= 0]
+
+
+IN_BETWEEN_DEPTH = 2
+"""With the last move known, the in-between move and the take-back at once are compared by
+what each wins, searched this many plies (then the captures)."""
+
+
+def _in_between_after(p: _Played) -> bool:
+    """With the enemy's last move known and a capture: the piece it brought can be taken back
+    now (:func:`_back_on`), but the move, which does not take it, gives check, captures or
+    threatens; after the enemy's best reply a take-back is still there (and no mate by checks
+    in :data:`IN_BETWEEN_MATE`, unless the take-back checks), and the move wins at least as much
+    as taking back at once."""
+    if p.last is None or not p.took:
+        return False
+    backs = _back_on(p.before, p.last.to_square)
+    check, capture = p.after.is_check(), p.before.is_capture(p.move)
+    if (not backs or p.move.to_square == p.last.to_square
+            or not (check or capture or _threatens(p, backs))):
+        return False
+    gain, reply = search.best_defence(p.before, p.move, depth=IN_BETWEEN_DEPTH)
+    if reply is None or gain < max(search.material_gain(p.before, back, depth=IN_BETWEEN_DEPTH)
+                                   for back in backs):
+        return False
+    p.after.push(reply)
+    try:
+        still = _still_there(p.after, backs, gone=chess.BB_SQUARES[reply.to_square])
+        return bool(still) and (any(p.after.gives_check(back) for back in still)
+                                or not search.mates_by_checks(p.after, IN_BETWEEN_MATE))
+    finally:
+        p.after.pop()
+
+
 def _in_between(p: _Played, *, fork: bool) -> bool:
     """Instead of taking back a piece now (one of :func:`_take_backs`), the move first gives
     check, takes a piece the enemy takes back, or threatens to mate or win a piece; after the
     enemy's best reply the take-back is still there and is the strongest follow-up, or comes
     after the forking piece has taken (``fork``: the move is a fork). See the module's
     definition; Lichess's puzzles name it when the take-back is played two moves later."""
+    if p.last is not None:
+        return _in_between_after(p)
     check, capture = p.after.is_check(), p.before.is_capture(p.move)
     backs = _take_backs(p.before, p.move, least=0 if check else FOLLOW_UP_GAIN)
     if not backs or not (check or capture or _threatens(p, backs)):
@@ -1251,7 +1303,37 @@ def _tags(played: _Played) -> frozenset[str]:
     return frozenset(tag for tag, present in found.items() if present)
 
 
-def _play(position: Position, move: MoveLike) -> _Played:
+def _last(before: chess.Board, last_move: MoveLike | None) -> tuple[chess.Move | None, bool]:
+    """The enemy's move that led to ``before`` and whether it took a piece: ``last_move`` when
+    given (a ``chess.Move`` or UCI text, read as a capture: the caller says what was just
+    taken), else the last move of the board's move stack, else None. Raises ``MoveError``
+    when the given move's to-square holds no piece of the side that played it.
+
+    >>> board = chess.Board()
+    >>> board.push_san("e4")
+    Move.from_uci('e2e4')
+    >>> _last(board, None), _last(chess.Board(board.fen()), "e2e4")
+    ((Move.from_uci('e2e4'), False), (Move.from_uci('e2e4'), True))
+    """
+    if last_move is None:
+        if not before.move_stack:
+            return None, True
+        earlier = before.copy(stack=1)
+        move = earlier.pop()
+        return move, earlier.is_capture(move)
+    try:
+        move = last_move if isinstance(last_move, chess.Move) else chess.Move.from_uci(
+            last_move.strip())
+    except ValueError:
+        move = chess.Move.null()
+    piece = before.piece_at(move.to_square) if move else None
+    if piece is None or piece.color == before.turn:
+        raise MoveError("no_piece", t("tactics.not_last_move", move=str(last_move),
+                                      side=color_name(not before.turn)))
+    return move, True
+
+
+def _play(position: Position, move: MoveLike, last_move: MoveLike | None = None) -> _Played:
     before = to_board(position)
     if isinstance(move, chess.Move) and before.is_legal(move):
         legal = move
@@ -1259,23 +1341,29 @@ def _play(position: Position, move: MoveLike) -> _Played:
         legal = read_move(before, move.uci() if isinstance(move, chess.Move) else move)
     after = before.copy(stack=False)
     after.push(legal)
-    return _Played(before, legal, after)
+    return _Played(before, legal, after, *_last(before, last_move))
 
 
-def motifs(position: Position, move: MoveLike) -> frozenset[str]:
+def motifs(position: Position, move: MoveLike, *, last_move: MoveLike | None = None
+           ) -> frozenset[str]:
     """The tags of :data:`MOTIFS` that name what ``move`` does in ``position`` (before the move).
+
+    The enemy's move that led to the position (``last_move``, or the last move of a
+    ``chess.Board``'s move stack) tells the in-between move what was just taken; without it
+    the in-between move is guessed from the position alone.
 
     Raises ``PositionError`` or ``MoveError`` for a position or move that cannot be read.
 
     >>> sorted(motifs("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "Ra8#"))
     ['back_rank_mate', 'check', 'mate']
     """
-    return _known_tags(_play(position, move))
+    return _known_tags(_play(position, move, last_move))
 
 
 def _known_tags(played: _Played) -> frozenset[str]:
-    """:func:`_tags`, remembered per position and move."""
-    return _cached(_TAGS, (position_key(played.before), played.move), lambda: _tags(played))
+    """:func:`_tags`, remembered per position, move and last move."""
+    return _cached(_TAGS, (position_key(played.before), played.move, played.last, played.took),
+                   lambda: _tags(played))
 
 
 def _names(board: chess.Board, squares: list[chess.Square], lang: str | None) -> str:
@@ -1409,11 +1497,11 @@ def _clause(p: _Played, tags: frozenset[str], lang: str | None) -> str:
 
 
 def describe_motifs(position: Position, move: MoveLike, *, lang: str | None = None,
-                    hanging: bool = True) -> str:
+                    hanging: bool = True, last_move: MoveLike | None = None) -> str:
     """One sentence for a beginner naming what the move does, with pieces and squares.
 
     ``hanging=False`` leaves out "but ... can be taken for free" (for a move already known to
-    be right, such as a winning sacrifice).
+    be right, such as a winning sacrifice). ``last_move`` as in :func:`motifs`.
 
     Raises like :func:`motifs` for a position or move that cannot be read.
 
@@ -1422,7 +1510,7 @@ def describe_motifs(position: Position, move: MoveLike, *, lang: str | None = No
     >>> describe_motifs("4k3/8/2n5/8/8/8/8/4KB2 w - - 0 1", "Bb5", lang="zh-Hans")
     'Bb5牵制了c6的马：它一走开，e8的王就会被攻击。'
     """
-    played = _play(position, move)
+    played = _play(position, move, last_move)
     tags = _known_tags(played)
     clause = _clause(played, tags, lang)
     if hanging and "hanging" in tags:
@@ -1450,22 +1538,22 @@ _NAMED_FIELDS: dict[str, _Fields] = {**dict(_SENTENCES), "decoy": _decoy}
 
 
 def name_right_move(position: Position, move: MoveLike, *, motif: str | None = None,
-                    lang: str | None = None) -> str:
+                    lang: str | None = None, last_move: MoveLike | None = None) -> str:
     """For a wrong answer in a tactic lesson: which tactic the right ``move`` uses, in one
     sentence ("The right move was Qxd8+: a decoy, ..."). ``motif`` (a tag of :data:`NAMED`)
     is named when the move has it, else the first tag of :data:`NAMED` it has; a move with
-    none of them gets :func:`describe_motifs`'s sentence.
+    none of them gets :func:`describe_motifs`'s sentence. ``last_move`` as in :func:`motifs`.
 
     Raises like :func:`motifs` for a position or move that cannot be read.
 
     >>> name_right_move("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Nc7+", lang="en")
     'The right move was Nc7+: a fork, it attacks the king on e8 and the rook on a8 at once.'
     """
-    played = _play(position, move)
+    played = _play(position, move, last_move)
     tags = _known_tags(played)
     named = [motif] if motif in tags and motif in NAMED else [n for n in NAMED if n in tags]
     if not named:
-        return describe_motifs(position, move, lang=lang, hanging=False)
+        return describe_motifs(position, move, lang=lang, hanging=False, last_move=last_move)
     tag = named[0]
     fields = _NAMED_FIELDS[tag](played, lang)
     key = _sentence_key(played, tag, fields)
