@@ -145,6 +145,20 @@ def test_exercise_board_records_wrong_then_right_answer() -> None:
     assert board.message
 
 
+def test_exercise_board_marks_the_move_that_was_just_played() -> None:
+    """An item with ``last_move`` ("White has just taken on d8") shows that move on the board
+    until the learner moves, and again when the board starts over."""
+    ex = exercise("32.01")
+    board = Board(ex.fen, exercise=ex)
+    assert ex.last_move and board.lastmove == ex.last_move
+    start = ex.board()
+    wrong = next(m for m in start.legal_moves if start.san(m) not in ex.solutions())
+    board.handle({"type": "move", "from": chess.square_name(wrong.from_square),
+                  "to": chess.square_name(wrong.to_square)})
+    assert board.fen == start.fen() and board.lastmove == ex.last_move  # back at the start
+    assert Board(ex.fen).lastmove == ""
+
+
 def test_line_exercise_defender_answers_after_the_pause() -> None:
     ex = exercises.Exercise(id="11.17", lesson=11, kind="line",
                             fen="3k4/8/1K6/4Q3/8/8/8/8 w - - 0 1", data={"mate_in": 2})

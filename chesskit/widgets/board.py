@@ -238,6 +238,9 @@ class Board(anywidget.AnyWidget):
     """Say at once how the shown game ended (exercise boards do not: it may be the answer)."""
     _offers_ask = True
     """Show "Ask the class" when this kernel is a classroom's teacher (a student's board not)."""
+    _lead_in = ""
+    """The move (UCI) that led to the first position, marked while the board shows no move of
+    its own: an exercise's ``last_move`` ("White has just taken on d8")."""
     asker: ClassVar[Asker | None] = None
     """The classroom behind "Ask the class", installed by :mod:`chesskit.classroom.client`
     (this layer never imports the classroom); None: no classroom in this kernel."""
@@ -282,7 +285,7 @@ class Board(anywidget.AnyWidget):
             self.count = len(self._frames)
             self.fen = board.fen()
             moved = [move for move in board.move_stack if move]  # a drill's passes are null
-            self.lastmove = moved[-1].uci() if moved else ""
+            self.lastmove = moved[-1].uci() if moved else self._lead_in
             king = board.king(board.turn) if board.is_check() else None
             self.check = chess.square_name(king) if king is not None else ""
             self.legal = self._legal_now(board)

@@ -80,6 +80,7 @@ class ExerciseBoard(Board):
         self._hint_level = 0
         self._displays: list[str] = []
         self._start = exercise.board()
+        self._lead_in = exercise.last_move
         mode, text_input, takeback = _INPUT_MODES[self._input]
         super().__init__(self._start, size=size, mode=mode, takeback=takeback, lang=lang,
                          exercise_id=exercise.id, board_input=self._input,
