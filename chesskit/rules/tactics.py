@@ -1314,12 +1314,17 @@ def _last(before: chess.Board, last_move: MoveLike | None) -> tuple[chess.Move |
     Move.from_uci('e2e4')
     >>> _last(board, None), _last(chess.Board(board.fen()), "e2e4")
     ((Move.from_uci('e2e4'), False), (Move.from_uci('e2e4'), True))
+    >>> board.push(chess.Move.null())
+    >>> _last(board, None)
+    (None, True)
     """
     if last_move is None:
         if not before.move_stack:
             return None, True
         earlier = before.copy(stack=1)
         move = earlier.pop()
+        if not move:  # a drill's pass: nothing was played
+            return None, True
         return move, earlier.is_capture(move)
     try:
         move = last_move if isinstance(last_move, chess.Move) else chess.Move.from_uci(
