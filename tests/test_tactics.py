@@ -105,6 +105,37 @@ def test_no_in_between_move_after_a_last_move_that_took_nothing() -> None:
     assert "in_between_move" not in motifs(board, "Rc2")
 
 
+def test_an_in_between_move_may_take_the_guard_first() -> None:
+    """White's bishop has just taken on d5, guarded by the knight on c3: Qxd5 now loses the
+    queen, but Bxc3+ takes the guard with check, and after bxc3 the queen takes back (Lichess
+    puzzle 091Wn, tuning part). Without the last move it is not named."""
+    board = chess.Board("rnbqk2r/pp3pp1/5b1p/2pp4/8/2NP2P1/PPP2PBP/R2QK1NR w KQkq - 0 9")
+    board.push_san("Bxd5")
+    assert "in_between_move" in motifs(board, "Bxc3+")
+    assert "in_between_move" not in motifs(board.fen(), "Bxc3+")
+    assert "in_between_move" not in motifs(board, "Be6")
+
+
+def test_an_in_between_capture_still_counts_when_the_piece_that_took_runs_away() -> None:
+    """White's rook has just taken on a5: Rxc3 first takes the bishop. If Rxc3, then Rxa5; if
+    the rook on a5 goes on and takes the rook on a8, then Rxc2: Black wins the bishop either
+    way, more than by Rxa5 at once, Bxa5 (Lichess puzzle 0BjuX, tuning part)."""
+    board = chess.Board("r4bk1/5p2/3p2p1/p1p1p2p/2P4P/1rB2PP1/1PR1P3/R5K1 w - - 2 33")
+    board.push_san("Rxa5")
+    assert "in_between_move" in motifs(board, "Rxc3")
+
+
+def test_a_deflecting_check_is_an_in_between_move_when_the_last_move_took() -> None:
+    """Black's queen has just taken on d5: Re8+ offers the rook (Rxe8 would give up the rook
+    that guards d5), and after Kf7 the queen on d5 is taken back with check (Lichess puzzle
+    00DII, tuning part). A deflection, and with the last move known an in-between move too."""
+    board = chess.Board("2rr2k1/p5p1/1p5p/2pP1p1P/2q5/P4QR1/5PP1/4R1K1 b - - 3 31")
+    board.push_san("Qxd5")
+    tags = motifs(board, "Re8+")
+    assert {"deflection", "in_between_move"} <= tags
+    assert "in_between_move" not in motifs(board.fen(), "Re8+")
+
+
 def test_a_given_last_move_must_end_on_a_piece_of_the_side_that_played_it() -> None:
     fen = "2r5/4k3/7p/p2R1p1n/P4P2/N7/5P1P/6K1 b - - 0 32"
     for wrong in ("e2e4", "c8c1", "nonsense"):
