@@ -494,11 +494,11 @@ def test_tactic_names_on_the_held_out_puzzles() -> None:
 def test_second_part_tactics_on_both_parts() -> None:
     """Issue 24's second-part tactics, on the whole sample (too few puzzles per theme to hold
     one part out): the floors are the figures measured when they were written, so a change
-    that names them worse fails; false tags stay under 5% for each. In-between move: 5 of 7
-    puzzles with the last move known (one of the three held-out ones is lost), was 6 of 7."""
+    that names them worse fails; false tags stay under 5% for each. In-between move: 6 of 7
+    puzzles with the last move known (one of the three held-out ones is missed)."""
     rates = theme_rates(_sample(), NEW_THEMES)
     floors = {"attraction": 0.8, "deflection": 0.75, "capturingDefender": 0.5,
-              "interference": 0.8, "clearance": 0.9, "intermezzo": 0.7}
+              "interference": 0.8, "clearance": 0.9, "intermezzo": 0.85}
     for theme, rate in rates.items():
         assert rate.false_any < 0.05, (theme, rate)
         assert rate.recall_any >= floors.get(theme, 0.0), (theme, rate)
@@ -510,13 +510,14 @@ def test_second_part_tactics_on_the_held_out_puzzles_with_those_themes() -> None
     puzzles a theme, harder ones: Lichess ratings 500 to 2,800). The floors are the figures
     measured when this was written (issue 24's goal, 70% recall and under 5% false tags, is
     met for decoy, 86% / 3.9%, deflection, 78% / 3.8%, removing the defender, 86% / 3.0%,
-    interference, 79% / 1.9%, and clearance, 71% / 2.7%; the in-between move is at 64.8% / 2.4%
-    with the puzzle's moves on the board, 50.5% / 4.1% before it saw which piece had just
-    taken); false tags stay under 5%. No zugzwang theme in that file."""
+    interference, 79% / 1.9%, clearance, 71% / 2.7%, and the in-between move, 79.0% / 4.4% with
+    the puzzle's moves on the board: 64.8% / 2.4% before it counted the guard taken first, the
+    piece that took moving on and the deflecting check, 50.5% / 4.1% before it saw which piece
+    had just taken); false tags stay under 5%. No zugzwang theme in that file."""
     themes = {theme: tag for theme, tag in NEW_THEMES.items() if theme != "zugzwang"}
     rates = theme_rates(sample("held-out", name=TACTICS), themes)
     floors = {"attraction": 0.83, "deflection": 0.75, "capturingDefender": 0.8,
-              "interference": 0.76, "clearance": 0.7, "intermezzo": 0.62}
+              "interference": 0.76, "clearance": 0.7, "intermezzo": 0.77}
     assert set(rates) == set(floors)
     for theme, rate in rates.items():
         assert rate.with_theme >= 90, (theme, rate)
