@@ -105,6 +105,37 @@ def test_no_in_between_move_after_a_last_move_that_took_nothing() -> None:
     assert "in_between_move" not in motifs(board, "Rc2")
 
 
+def test_an_in_between_move_may_take_the_guard_first() -> None:
+    """White's bishop has just taken on d5, guarded by the knight on c3: Qxd5 now loses the
+    queen, but Bxc3+ takes the guard with check, and after bxc3 the queen takes back (Lichess
+    puzzle 091Wn, tuning part). Without the last move it is not named."""
+    board = chess.Board("rnbqk2r/pp3pp1/5b1p/2pp4/8/2NP2P1/PPP2PBP/R2QK1NR w KQkq - 0 9")
+    board.push_san("Bxd5")
+    assert "in_between_move" in motifs(board, "Bxc3+")
+    assert "in_between_move" not in motifs(board.fen(), "Bxc3+")
+    assert "in_between_move" not in motifs(board, "Be6")
+
+
+def test_an_in_between_capture_still_counts_when_the_piece_that_took_runs_away() -> None:
+    """White's rook has just taken on a5: Rxc3 first takes the bishop. If Rxc3, then Rxa5; if
+    the rook on a5 goes on and takes the rook on a8, then Rxc2: Black wins the bishop either
+    way, more than by Rxa5 at once, Bxa5 (Lichess puzzle 0BjuX, tuning part)."""
+    board = chess.Board("r4bk1/5p2/3p2p1/p1p1p2p/2P4P/1rB2PP1/1PR1P3/R5K1 w - - 2 33")
+    board.push_san("Rxa5")
+    assert "in_between_move" in motifs(board, "Rxc3")
+
+
+def test_a_deflecting_check_is_an_in_between_move_when_the_last_move_took() -> None:
+    """Black's queen has just taken on d5: Re8+ offers the rook (Rxe8 would give up the rook
+    that guards d5), and after Kf7 the queen on d5 is taken back with check (Lichess puzzle
+    00DII, tuning part). A deflection, and with the last move known an in-between move too."""
+    board = chess.Board("2rr2k1/p5p1/1p5p/2pP1p1P/2q5/P4QR1/5PP1/4R1K1 b - - 3 31")
+    board.push_san("Qxd5")
+    tags = motifs(board, "Re8+")
+    assert {"deflection", "in_between_move"} <= tags
+    assert "in_between_move" not in motifs(board.fen(), "Re8+")
+
+
 def test_a_given_last_move_must_end_on_a_piece_of_the_side_that_played_it() -> None:
     fen = "2r5/4k3/7p/p2R1p1n/P4P2/N7/5P1P/6K1 b - - 0 32"
     for wrong in ("e2e4", "c8c1", "nonsense"):
@@ -463,11 +494,11 @@ def test_tactic_names_on_the_held_out_puzzles() -> None:
 def test_second_part_tactics_on_both_parts() -> None:
     """Issue 24's second-part tactics, on the whole sample (too few puzzles per theme to hold
     one part out): the floors are the figures measured when they were written, so a change
-    that names them worse fails; false tags stay under 5% for each. In-between move: 5 of 7
-    puzzles with the last move known (one of the three held-out ones is lost), was 6 of 7."""
+    that names them worse fails; false tags stay under 5% for each. In-between move: 6 of 7
+    puzzles with the last move known (one of the three held-out ones is missed)."""
     rates = theme_rates(_sample(), NEW_THEMES)
     floors = {"attraction": 0.8, "deflection": 0.75, "capturingDefender": 0.5,
-              "interference": 0.8, "clearance": 0.9, "intermezzo": 0.7}
+              "interference": 0.8, "clearance": 0.9, "intermezzo": 0.85}
     for theme, rate in rates.items():
         assert rate.false_any < 0.05, (theme, rate)
         assert rate.recall_any >= floors.get(theme, 0.0), (theme, rate)
@@ -479,13 +510,14 @@ def test_second_part_tactics_on_the_held_out_puzzles_with_those_themes() -> None
     puzzles a theme, harder ones: Lichess ratings 500 to 2,800). The floors are the figures
     measured when this was written (issue 24's goal, 70% recall and under 5% false tags, is
     met for decoy, 86% / 3.9%, deflection, 78% / 3.8%, removing the defender, 86% / 3.0%,
-    interference, 79% / 1.9%, and clearance, 71% / 2.7%; the in-between move is at 64.8% / 2.4%
-    with the puzzle's moves on the board, 50.5% / 4.1% before it saw which piece had just
-    taken); false tags stay under 5%. No zugzwang theme in that file."""
+    interference, 79% / 1.9%, clearance, 71% / 2.7%, and the in-between move, 79.0% / 4.4% with
+    the puzzle's moves on the board: 64.8% / 2.4% before it counted the guard taken first, the
+    piece that took moving on and the deflecting check, 50.5% / 4.1% before it saw which piece
+    had just taken); false tags stay under 5%. No zugzwang theme in that file."""
     themes = {theme: tag for theme, tag in NEW_THEMES.items() if theme != "zugzwang"}
     rates = theme_rates(sample("held-out", name=TACTICS), themes)
     floors = {"attraction": 0.83, "deflection": 0.75, "capturingDefender": 0.8,
-              "interference": 0.76, "clearance": 0.7, "intermezzo": 0.62}
+              "interference": 0.76, "clearance": 0.7, "intermezzo": 0.77}
     assert set(rates) == set(floors)
     for theme, rate in rates.items():
         assert rate.with_theme >= 90, (theme, rate)

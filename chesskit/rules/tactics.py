@@ -73,11 +73,13 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
   itself checks), a decoy, a deflection.
   When the enemy's last move is known (``last_move=``, or a ``chess.Board`` with its moves
   pushed), the rule is Lichess's: the last move took a piece, and its piece can be taken back
-  now without loss; the move does not take it back but gives check, captures or threatens;
-  after the best answer the take-back is still there and wins something, the move wins at
-  least as much as taking back at once (searched two plies, then the captures), and the mover
-  cannot mate by checks in three (unless the take-back checks). After a last move that took
-  nothing, no move is an in-between move.
+  now without loss, or once the move has taken its guard; the move does not take it back but
+  gives check, captures or threatens; it wins at least as much as taking back at once
+  (searched two plies, then the captures); after the best answer the take-back is still there
+  and wins something, or (the move took a piece) the piece that took has moved on instead;
+  and the mover cannot mate by checks in three (unless the take-back checks and the move is
+  no decoy or deflection). Then a decoy or deflection can be an in-between move too. After a
+  last move that took nothing, no move is an in-between move.
 - **zugzwang** (转让走子权): a quiet move after which every enemy move loses (the mover then
   mates or wins material), though if the enemy could pass nothing would be lost.
 
@@ -1132,11 +1134,19 @@ def _threatens(p: _Played, backs: list[chess.Move]) -> bool:
         p.after.pop()
 
 
-def _back_on(board: chess.Board, square: chess.Square) -> list[chess.Move]:
-    """The side to move's captures on ``square`` that lose nothing (:func:`exchange`)."""
+def _back_on(board: chess.Board, square: chess.Square, *, move: chess.Move) -> list[chess.Move]:
+    """The side to move's captures on ``square`` that lose nothing (:func:`exchange`), or all
+    of them when ``move`` first takes a piece that guards ``square``.
+
+    >>> board = chess.Board("rnbqk2r/pp3pp1/5b1p/2pB4/8/2NP2P1/PPP2P1P/R2QK1NR b KQkq - 0 9")
+    >>> [[board.san(back) for back in _back_on(board, chess.D5, move=board.parse_san(san))]
+    ...  for san in ("Bxc3+", "Be6")]
+    [['Qxd5'], []]
+    """
+    guard = board.attackers_mask(not board.turn, square) & chess.BB_SQUARES[move.to_square]
     return [back for back in board.generate_legal_captures(to_mask=chess.BB_SQUARES[square])
             if not board.is_en_passant(back)
-            and exchange(board, back.from_square, back.to_square) >= 0]
+            and (guard or exchange(board, back.from_square, back.to_square) >= 0)]
 
 
 IN_BETWEEN_DEPTH = 2
@@ -1144,15 +1154,17 @@ IN_BETWEEN_DEPTH = 2
 what each wins, searched this many plies (then the captures)."""
 
 
-def _in_between_after(p: _Played) -> bool:
+def _in_between_after(p: _Played, *, lured: bool) -> bool:
     """With the enemy's last move known and a capture: the piece it brought can be taken back
-    now (:func:`_back_on`), but the move, which does not take it, gives check, captures or
-    threatens; after the enemy's best reply a take-back is still there (and no mate by checks
-    in :data:`IN_BETWEEN_MATE`, unless the take-back checks), and the move wins at least as much
-    as taking back at once."""
+    now, or once the move has taken its guard (:func:`_back_on`), but the move, which does not
+    take it, gives check, captures or threatens; the move wins at least as much as taking back
+    at once, and after the enemy's best reply a take-back is still there, or (the move took a
+    piece) the piece that took moves on instead of taking back. No mate by checks in
+    :data:`IN_BETWEEN_MATE` then, unless the take-back checks and the move is no decoy or
+    deflection (``lured``)."""
     if p.last is None or not p.took:
         return False
-    backs = _back_on(p.before, p.last.to_square)
+    backs = _back_on(p.before, p.last.to_square, move=p.move)
     check, capture = p.after.is_check(), p.before.is_capture(p.move)
     if (not backs or p.move.to_square == p.last.to_square
             or not (check or capture or _threatens(p, backs))):
@@ -1164,20 +1176,26 @@ def _in_between_after(p: _Played) -> bool:
     p.after.push(reply)
     try:
         still = _still_there(p.after, backs, gone=chess.BB_SQUARES[reply.to_square])
-        return bool(still) and (any(p.after.gives_check(back) for back in still)
-                                or not search.mates_by_checks(p.after, IN_BETWEEN_MATE))
+        moved_on = capture and reply.from_square == p.last.to_square
+        return bool(still or moved_on) and (
+            (not lured and any(p.after.gives_check(back) for back in still))
+            or not search.mates_by_checks(p.after, IN_BETWEEN_MATE))
     finally:
         p.after.pop()
 
 
-def _in_between(p: _Played, *, fork: bool) -> bool:
+def _in_between(p: _Played, *, fork: bool, lured: bool) -> bool:
     """Instead of taking back a piece now (one of :func:`_take_backs`), the move first gives
     check, takes a piece the enemy takes back, or threatens to mate or win a piece; after the
     enemy's best reply the take-back is still there and is the strongest follow-up, or comes
-    after the forking piece has taken (``fork``: the move is a fork). See the module's
-    definition; Lichess's puzzles name it when the take-back is played two moves later."""
+    after the forking piece has taken (``fork``: the move is a fork). A decoy or deflection
+    (``lured``) is not one, unless the last move is known (:func:`_in_between_after`). See the
+    module's definition; Lichess's puzzles name it when the take-back is played two moves
+    later."""
     if p.last is not None:
-        return _in_between_after(p)
+        return _in_between_after(p, lured=lured)
+    if lured:
+        return False
     check, capture = p.after.is_check(), p.before.is_capture(p.move)
     backs = _take_backs(p.before, p.move, least=0 if check else FOLLOW_UP_GAIN)
     if not backs or not (check or capture or _threatens(p, backs)):
@@ -1297,8 +1315,8 @@ def _tags(played: _Played) -> frozenset[str]:
         found["deflection"] = not found["decoy"] and _deflects(played)
         found["interference"] = _interferes(played)
         found["clearance"] = _clears(played)
-        found["in_between_move"] = (not (found["decoy"] or found["deflection"])
-                                    and _in_between(played, fork=found["fork"]))
+        found["in_between_move"] = _in_between(
+            played, fork=found["fork"], lured=found["decoy"] or found["deflection"])
         found["zugzwang"] = _zugzwang(played)
     return frozenset(tag for tag, present in found.items() if present)
 
