@@ -16,8 +16,9 @@ position ("cold": the short searches of the second part's tactics run) and the c
 ("again": ``motifs`` remembers its answer per position and move). It prints the load average,
 since two cores are shared.
 
-Part 1 reads both packaged files: ``lichess-puzzles-sample.csv`` (every kind of puzzle) and
-``lichess-puzzles-tactics.csv`` (the second part's themes; no zugzwang theme in it).
+Part 1 reads the three packaged files: ``lichess-puzzles-sample.csv`` (every kind of puzzle),
+``lichess-puzzles-tactics.csv`` (the second part's themes; no zugzwang theme in it) and
+``lichess-puzzles-zugzwang.csv`` (zugzwang puzzles and as many endgame puzzles without it).
 
 Run: ``.venv/bin/python benchmarks/bench_tactics.py``.
 """
@@ -42,6 +43,7 @@ from _lichess import (  # noqa: E402
     SAMPLE,
     TACTICS,
     THEMES,
+    ZUGZWANG,
     bank_puzzles,
     puzzle_part,
     theme_rates,
@@ -126,6 +128,7 @@ def main() -> None:
     naming_table(rows, SAMPLE, {**THEMES, **NEW_THEMES})  # after the timings: cold means cold
     second = {theme: tag for theme, tag in NEW_THEMES.items() if theme != "zugzwang"}
     naming_table(_rows(TACTICS), TACTICS, {**THEMES, **second})
+    naming_table(_rows(ZUGZWANG), ZUGZWANG, {"zugzwang": "zugzwang"})
 
 
 if __name__ == "__main__":

@@ -40,10 +40,14 @@ TACTICS = "lichess-puzzles-tactics.csv"
 interference, clearance, intermezzo); their Themes keep only the tactical themes (no mate,
 length or phase, no zugzwang): see ``chesskit/data/NOTICE.md``."""
 
+ZUGZWANG = "lichess-puzzles-zugzwang.csv"
+"""648 endgame puzzles with their full Themes: the 324 with zugzwang and as many without it
+(of the same kinds of ending), for measuring zugzwang only: see ``chesskit/data/NOTICE.md``."""
+
 
 def sample(part: str | None = None, *, name: str = SAMPLE) -> list[dict[str, str]]:
-    """The rows of a packaged Lichess file (:data:`SAMPLE` or :data:`TACTICS`), all or one part
-    (see :func:`puzzle_part`)."""
+    """The rows of a packaged Lichess file (:data:`SAMPLE`, :data:`TACTICS` or :data:`ZUGZWANG`),
+    all or one part (see :func:`puzzle_part`)."""
     path = resources.files("chesskit") / "data" / name
     with path.open(encoding="utf-8") as handle:
         return [row for row in csv.DictReader(handle)

@@ -11,9 +11,19 @@ from importlib import resources
 
 import chess
 import pytest
-from _lichess import NEW_THEMES, TACTICS, THEMES, bank_puzzles, puzzle_part, sample, theme_rates
+from _lichess import (
+    NEW_THEMES,
+    TACTICS,
+    THEMES,
+    ZUGZWANG,
+    bank_puzzles,
+    puzzle_part,
+    sample,
+    theme_rates,
+)
 
 from chesskit.errors import MoveError, PositionError
+from chesskit.rules import tactics
 from chesskit.rules.tactics import (
     MOTIFS,
     NAMED,
@@ -61,6 +71,33 @@ CASES = [
     ("in_between_move", "3r2k1/pp2pp1p/6p1/8/8/2rRP3/qP3PPP/4KB1R w K - 0 19", "Rxd8+", "b3"),
     ("zugzwang", "8/8/1k6/2p5/PpP5/1K6/8/8 b - - 8 63", "Ka5", "Ka6"),
 ]
+
+
+def test_zugzwang_that_wins_a_few_moves_later() -> None:
+    """Kf4: Black's king must step away from f5's pawn (or the h-pawn falls later), though if
+    Black could pass White would win nothing. No enemy move loses at once, so only the deeper
+    test sees it; White's other moves, and Black's in the same position, are no zugzwang
+    (Lichess puzzle Ictq7, tuning part)."""
+    fen = "8/8/5k2/5p1p/7P/5KP1/8/8 w - - 3 47"
+    board = chess.Board(fen)
+    named = {board.san(move) for move in board.legal_moves if "zugzwang" in motifs(board, move)}
+    assert named == {"Kf4"}
+    move = board.parse_san("Kf4")
+    after = board.copy()
+    after.push(move)
+    played = tactics._Played(board, move, after)
+    assert tactics._worse_to_move(played) and not tactics._loses_at_once(played)
+    black = chess.Board(fen.replace(" w ", " b "))
+    assert not any("zugzwang" in motifs(black, move) for move in black.legal_moves)
+
+
+def test_no_zugzwang_when_passing_would_lose_as_much() -> None:
+    """The same ending with White's king already on f4 and Black to move: whatever White
+    plays next, Black's king on f6 keeps f5 and the ending stays level, so White's waiting
+    move Kf3 puts nobody in zugzwang; Black's Kg6 (the king still guards f5) neither."""
+    fen = "8/8/5k2/5p1p/5K1P/6P1/8/8 w - - 0 1"
+    assert "zugzwang" not in motifs(fen, "Kf3")
+    assert "zugzwang" not in motifs("8/8/5k2/5p1p/5K1P/6P1/8/8 b - - 0 1", "Kg6")
 
 
 def test_an_in_between_move_takes_back_later() -> None:
@@ -523,6 +560,19 @@ def test_second_part_tactics_on_the_held_out_puzzles_with_those_themes() -> None
         assert rate.with_theme >= 90, (theme, rate)
         assert rate.recall_any >= floors[theme], (theme, rate)
         assert rate.false_any < 0.05, (theme, rate)
+
+
+@pytest.mark.slow
+def test_zugzwang_on_the_held_out_puzzles_with_that_theme() -> None:
+    """Issue 24's zugzwang, on the held-out half of ``lichess-puzzles-zugzwang.csv`` (158
+    zugzwang puzzles, 131 endgame puzzles without it). Measured when this was written: 48.7%
+    recall / 1.5% false tags (11.4% / 0.0% before the deeper test; 53.6% / 1.6% on the tuning
+    half): below issue 24's 70% goal. The floor is that figure less a small margin; false tags
+    stay under 5%."""
+    rate = theme_rates(sample("held-out", name=ZUGZWANG), {"zugzwang": "zugzwang"})["zugzwang"]
+    assert rate.with_theme >= 150 and rate.without_theme >= 120, rate
+    assert rate.recall_any >= 0.46, rate
+    assert rate.false_any < 0.05, rate
 
 
 def test_every_legal_move_of_sample_positions_is_named() -> None:
