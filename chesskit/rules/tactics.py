@@ -83,12 +83,13 @@ mover's strongest capture or check, :func:`_follow_up`, which must mate or win a
 - **zugzwang** (转让走子权): after the move the enemy, not in check and with at most
   ``ZUGZWANG_REPLIES`` moves, must move and every move loses, though passing would lose
   nothing: a quiet move after which every enemy move loses at once (the mover then mates or
-  wins material), or, searched ``ZUGZWANG_PLIES`` deep (material, then the captures), the
-  mover wins a pawn more than if the enemy could pass, or keeps the material where passing
-  would cost some (Lichess's test compares an engine's score to move and passing). On the
-  held-out half of ``lichess-puzzles-zugzwang.csv``: 48.7% recall / 1.5% false tags (11.4% /
-  0.0% with the first test alone), short of issue 24's 70%: most missed zugzwangs win a pawn
-  only after more king moves than the search sees.
+  wins material), or, in an ending (``ZUGZWANG_PIECES``) where the enemy has more than its
+  king, searched ``ZUGZWANG_PLIES`` deep (material, then the captures), the mover wins a pawn
+  more than if the enemy could pass, or keeps the material where passing would cost some
+  (Lichess's test compares an engine's score to move and passing). On the held-out half of
+  ``lichess-puzzles-zugzwang.csv``: 48.7% recall / 1.5% false tags (11.4% / 0.0% with the
+  first test alone), short of issue 24's 70%: most missed zugzwangs win a pawn only after
+  more king moves than the search sees.
 
 Measured against the themes of the packaged Lichess sample (``benchmarks/bench_tactics.py``,
 ``tests/_lichess.py``: definitions tuned on one part, tested on the held-out part).
@@ -1247,6 +1248,10 @@ def _back_after(board: chess.Board, move: chess.Move, backs: list[chess.Move]) -
 ZUGZWANG_REPLIES = 15
 """Zugzwang is looked for only when the enemy has at most this many moves (quick to test)."""
 
+ZUGZWANG_PIECES = 2
+"""The deeper test (:func:`_worse_to_move`) runs only in endings: at most this many pieces
+besides the kings and pawns on the board (the same zugzwangs found, a tenth less grading time)."""
+
 ZUGZWANG_PLIES = 5
 """How deep :func:`_worse_to_move` looks (then through the captures): the enemy's move, the
 mover's, the enemy's, the mover's and the enemy's."""
@@ -1255,13 +1260,15 @@ mover's, the enemy's, the mover's and the enemy's."""
 def _zugzwang(p: _Played) -> bool:
     """Zugzwang: the enemy, not in check and with few moves, has to move and every move loses,
     though passing would lose nothing: at once (:func:`_loses_at_once`) or within a few moves
-    (:func:`_worse_to_move`, searched only when the enemy has more than its king to lose: a
-    lone king's moves in the basic mates cost 8 times as long to name without it)."""
+    (:func:`_worse_to_move`, searched only in an ending, :data:`ZUGZWANG_PIECES`, where the
+    enemy has more than its king to lose: a lone king's moves in the basic mates cost 8 times
+    as long to name without it)."""
     after = p.after
     if after.is_check() or after.is_game_over() or after.legal_moves.count() > ZUGZWANG_REPLIES:
         return False
     lone = not after.occupied_co[after.turn] & ~after.kings  # nothing of its own to lose
-    return _loses_at_once(p) or (not lone and _worse_to_move(p))
+    ending = chess.popcount(after.occupied & ~after.pawns & ~after.kings) <= ZUGZWANG_PIECES
+    return _loses_at_once(p) or (ending and not lone and _worse_to_move(p))
 
 
 def _loses_at_once(p: _Played) -> bool:
