@@ -48,6 +48,7 @@ from chesskit.learner import Attempt, record_attempt, store
 from chesskit.learner.model import State, fold
 from chesskit.learner.selection import choose
 from chesskit.learner.skills import bank_skills
+from chesskit.rules.ratings import expected_score
 
 WEAKNESS = 400.0
 ITEM_NOISE = 100.0
@@ -119,7 +120,7 @@ def make_learner(rng: random.Random) -> Learner:
             weak = rng.choice(measurable)
             learner = Learner(ability, weak, reach, random.Random(rng.random()))
             learner.weak_in_band = any(
-                0.55 <= 1 / (1 + 10 ** ((ex.difficulty - ability) / 400)) <= 0.95
+                0.55 <= expected_score(ability, ex.difficulty) <= 0.95
                 for ex in catalog.bank() if ex.lesson <= reach and weak in skills[ex.id])
             return learner
 
@@ -132,7 +133,7 @@ def run_learner(learner: Learner, truth: dict[str, float], answers: int, clock: 
     for n in range(1, answers + 1):
         exercise = ck.practice(upto=learner.reach)
         ability = learner.ability - (WEAKNESS if learner.weak in skills[exercise.id] else 0)
-        p = 1 / (1 + 10 ** ((truth[exercise.id] - ability) / 400))
+        p = expected_score(ability, truth[exercise.id])
         correct = learner.rng.random() < p
         learner.outcomes.append(correct)
         learner.answered.append((exercise.id, correct))
@@ -150,10 +151,6 @@ def run_learner(learner: Learner, truth: dict[str, float], answers: int, clock: 
     learner.evidence_rank = evidence_rank(learner, truth)
 
 
-def _chance(difficulty: float, ability: float) -> float:
-    return 1 / (1 + 10 ** ((difficulty - ability) / 400))
-
-
 def evidence_rank(learner: Learner, truth: dict[str, float]) -> int:
     """The weak skill's place when the skills answered are ranked by how much likelier the
     learner's answers are if that skill were WEAKNESS points weaker than if none were, with
@@ -163,8 +160,8 @@ def evidence_rank(learner: Learner, truth: dict[str, float]) -> int:
     skills = bank_skills()
     ratio: dict[str, float] = {}
     for exercise_id, correct in learner.answered:
-        plain = _chance(truth[exercise_id], learner.ability)
-        weaker = _chance(truth[exercise_id], learner.ability - WEAKNESS)
+        plain = expected_score(learner.ability, truth[exercise_id])
+        weaker = expected_score(learner.ability - WEAKNESS, truth[exercise_id])
         step = math.log(weaker / plain if correct else (1 - weaker) / (1 - plain))
         for skill in skills[exercise_id]:
             ratio[skill] = ratio.get(skill, 0.0) + step

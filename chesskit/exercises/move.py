@@ -238,7 +238,7 @@ def solution_named(ex: Exercise, lang: Lang) -> str:
         return ""
     try:
         return name_right_move(ex.board(), solutions[0].split()[0], motif=ex.topic, lang=lang,
-                               last_move=ex.last_move or None)
+                               last_move=ex.last_move)
     except ValueError:  # a solution python-chess cannot read in the position: say it plainly
         return ""
 
@@ -340,7 +340,7 @@ def topic_problems(ex: Exercise, solutions: list[str]) -> list[Problem]:
     if ex.topic not in TACTIC_TOPICS or not solutions:
         return []
     board, best = ex.board(), solutions[0].split()[0]
-    if ex.topic in _motifs(board, board.parse_san(best), last_move=ex.last_move or None):
+    if ex.topic in _motifs(board, board.parse_san(best), last_move=ex.last_move):
         return []
     return [("topic", f"the best answer {best} is not a {ex.topic}")]
 

@@ -1386,8 +1386,9 @@ def _tags(played: _Played) -> frozenset[str]:
 def _last(before: chess.Board, last_move: MoveLike | None) -> tuple[chess.Move | None, bool]:
     """The enemy's move that led to ``before`` and whether it took a piece: ``last_move`` when
     given (a ``chess.Move`` or UCI text, read as a capture: the caller says what was just
-    taken), else the last move of the board's move stack, else None. Raises ``MoveError``
-    when the given move's to-square holds no piece of the side that played it.
+    taken; "" or None: not given), else the last move of the board's move stack, else None.
+    Raises ``MoveError`` when the given move's to-square holds no piece of the side that
+    played it.
 
     >>> board = chess.Board()
     >>> board.push_san("e4")
@@ -1398,7 +1399,7 @@ def _last(before: chess.Board, last_move: MoveLike | None) -> tuple[chess.Move |
     >>> _last(board, None)
     (None, True)
     """
-    if last_move is None:
+    if not last_move:
         if not before.move_stack:
             return None, True
         earlier = before.copy(stack=1)
