@@ -90,7 +90,7 @@ def _can_mate(board: chess.Board, n: int, memo: _Memo, checks: bool = False) -> 
         moves = ([m for m in board.generate_legal_moves()
                   if _may_check(board, m) and board.gives_check(m)] if checks
                  else ordered_moves(board))
-        known = _remember(memo, key, any(_forces(board, move, n, memo, checks)
+        known = remember(memo, key, any(_forces(board, move, n, memo, checks)
                                          for move in moves))
     return known
 
@@ -169,9 +169,9 @@ def shortest_mate(board: chess.Board, *, limit: int = 4) -> int | None:
 
 _Key = TypeVar("_Key")
 _Value = TypeVar("_Value")
-_Entry = tuple[int, int, "chess.Move | None"]
+TableEntry = tuple[int, int, "chess.Move | None"]
 _EXACT, _LOWER, _UPPER = 0, 1, 2
-_TABLE: dict[tuple[object, int], _Entry] = {}
+_TABLE: dict[tuple[object, int], TableEntry] = {}
 _TABLE_LIMIT = 100_000
 """The transposition table of :func:`_negamax`: (position, depth) -> (score, bound kind, best
 move). A score is a bound of the position's true value (exact, at least, at most), so a
@@ -186,12 +186,35 @@ _KILLERS: dict[int, chess.Move] = {}
 """The last move that refuted a position at each depth: tried early in the next one."""
 
 
-def _remember(cache: dict[_Key, _Value], key: _Key, value: _Value) -> _Value:
-    """Store ``value`` in one of the caches above (emptied when it is full) and return it."""
+def remember(cache: dict[_Key, _Value], key: _Key, value: _Value) -> _Value:
+    """Store ``value`` in a cache of searched positions (emptied when it holds
+    ``_TABLE_LIMIT`` entries, so memory stays bounded) and return it."""
     if len(cache) >= _TABLE_LIMIT:
         cache.clear()
     cache[key] = value
     return value
+
+
+def table_score(known: TableEntry | None, alpha: int, beta: int) -> int | None:
+    """A remembered score that settles a search between ``alpha`` and ``beta`` (an exact
+    score, or a bound outside the window), else None.
+
+    >>> table_score(table_entry(30, 0, 20, None), 0, 20), table_score((5, _LOWER, None), 0, 20)
+    (30, None)
+    """
+    if known is None:
+        return None
+    score, kind, _ = known
+    if kind == _EXACT or (kind == _LOWER and score >= beta) or (kind == _UPPER and score <= alpha):
+        return score
+    return None
+
+
+def table_entry(best: int, alpha: int, beta: int, move: chess.Move | None) -> TableEntry:
+    """What a fail-soft alpha-beta search that started with the window (``alpha``, ``beta``)
+    and found ``best`` remembers: the score, whether it is exact or a bound, and the move."""
+    kind = _UPPER if best <= alpha else _LOWER if best >= beta else _EXACT
+    return (best, kind, move)
 
 
 def mates_by_checks(board: chess.Board, n: int) -> bool:
@@ -280,11 +303,9 @@ def _negamax(board: chess.Board, depth: int, alpha: int, beta: int) -> int:
         return 0 if board.is_insufficient_material() else _quiesce(board, alpha, beta, 4)
     key = (position_key(board), depth)
     known = _TABLE.get(key)
-    if known is not None:
-        score, kind, _ = known
-        if (kind == _EXACT or (kind == _LOWER and score >= beta)
-                or (kind == _UPPER and score <= alpha)):
-            return score
+    settled = table_score(known, alpha, beta)
+    if settled is not None:
+        return settled
     if board.is_insufficient_material():
         return -MATE_SCORE if board.is_checkmate() else 0
     stand = balance(board) * (1 if board.turn else -1)
@@ -307,8 +328,7 @@ def _negamax(board: chess.Board, depth: int, alpha: int, beta: int) -> int:
             break
     if not moved:
         return -MATE_SCORE if board.is_check() else 0
-    kind = _UPPER if best <= start else _LOWER if best >= beta else _EXACT
-    _remember(_TABLE, key, (best, kind, best_move))
+    remember(_TABLE, key, table_entry(best, start, beta, best_move))
     return best
 
 
@@ -366,7 +386,7 @@ def best_defence(board: chess.Board, move: chess.Move, *, depth: int = 2, safe: 
     """
     key = (position_key(board), move, depth, safe)
     known = _DEFENCES.get(key)
-    return known if known is not None else _remember(
+    return known if known is not None else remember(
         _DEFENCES, key, _best_defence(board, move, depth, safe))
 
 
