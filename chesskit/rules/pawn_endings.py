@@ -52,8 +52,16 @@ def _ahead(color: chess.Color, square: chess.Square, files: int) -> int:
                for f in range(max(0, file - files), min(7, file + files) + 1))
 
 
-_FILE_AHEAD = [[_ahead(color, square, 0) for square in chess.SQUARES] for color in chess.COLORS]
-_SPAN_AHEAD = [[_ahead(color, square, 1) for square in chess.SQUARES] for color in chess.COLORS]
+_BY_COLOR = (chess.BLACK, chess.WHITE)
+"""The tables below are indexed by colour: ``table[chess.WHITE]`` is ``table[1]``."""
+_FILE_AHEAD = [[_ahead(color, square, 0) for square in chess.SQUARES] for color in _BY_COLOR]
+_SPAN_AHEAD = [[_ahead(color, square, 1) for square in chess.SQUARES] for color in _BY_COLOR]
+_RANK = [[chess.square_rank(square) if color else 7 - chess.square_rank(square)
+          for square in chess.SQUARES] for color in _BY_COLOR]
+"""A pawn's rank counted from its own side (0-7), by colour and square."""
+_QUEENING = [[chess.square(chess.square_file(square), 7 if color else 0)
+              for square in chess.SQUARES] for color in _BY_COLOR]
+_DISTANCE = [[chess.square_distance(a, b) for b in chess.SQUARES] for a in chess.SQUARES]
 
 
 def is_pawn_ending(board: chess.Board) -> bool:
@@ -108,7 +116,7 @@ def _search(board: chess.Board, depth: int, alpha: int, beta: int) -> int:
     moves = _moves(board)
     if not moves:
         return -MATE if board.is_check() else 0
-    if board.is_insufficient_material():
+    if board.occupied == board.kings:
         return 0
     if known is not None and known[2] in moves:
         moves.remove(known[2])
@@ -154,62 +162,68 @@ def _evaluate(board: chess.Board) -> int:
     key = (board.occupied_co[chess.WHITE], board.occupied, board.pawns, board.kings, board.turn)
     known = _EVALUATED.get(key)
     if known is None:
-        white = PAWN * balance(board) + _pawn_terms(board, chess.WHITE) \
-            - _pawn_terms(board, chess.BLACK) + _runaways(board)
+        passed = (_passed(board, chess.BLACK), _passed(board, chess.WHITE))
+        white = PAWN * balance(board) + _pawn_terms(board, chess.WHITE, passed[chess.WHITE]) \
+            - _pawn_terms(board, chess.BLACK, passed[chess.BLACK]) + _runaways(board, passed)
         known = remember(_EVALUATED, key, white if board.turn == chess.WHITE else -white)
     return known
 
 
 def _passed(board: chess.Board, color: chess.Color) -> list[chess.Square]:
-    """The passed pawns of ``color``: no enemy pawn ahead on their file or the next ones."""
+    """The passed pawns of ``color``: no enemy pawn ahead on their file or the next ones.
+
+    >>> board = chess.Board("8/8/8/1p1p4/1P1P3k/7P/4K3/8 b - - 0 1")
+    >>> [chess.square_name(s) for s in _passed(board, chess.WHITE)], _passed(board, chess.BLACK)
+    (['h3'], [])
+    """
     enemy = board.pawns & board.occupied_co[not color]
     return [square for square in chess.scan_forward(board.pawns & board.occupied_co[color])
             if not _SPAN_AHEAD[color][square] & enemy]
 
 
-def _pawn_terms(board: chess.Board, color: chess.Color) -> int:
+def _pawn_terms(board: chess.Board, color: chess.Color, passed: list[chess.Square]) -> int:
     """What ``color``'s passed pawns and king placement are worth, in centipawns."""
     king, enemy_king = board.king(color), board.king(not color)
     if king is None or enemy_king is None:
         return 0
     total = 0
-    for square in _passed(board, color):
-        rank = chess.square_rank(square) if color == chess.WHITE else 7 - chess.square_rank(square)
-        queening = chess.square(chess.square_file(square), 7 if color == chess.WHITE else 0)
-        nearer = (chess.square_distance(enemy_king, queening)
-                  - chess.square_distance(king, queening))
+    for square in passed:
+        rank, queening = _RANK[color][square], _QUEENING[color][square]
+        nearer = _DISTANCE[enemy_king][queening] - _DISTANCE[king][queening]
         total += PASSED[rank] + NEAR * nearer * (rank // 3)
-    targets = list(chess.scan_forward(board.pawns & board.occupied_co[not color]))
+    near = _DISTANCE[king]
+    targets = [near[square] for square in
+               chess.scan_forward(board.pawns & board.occupied_co[not color])]
     if targets:
-        mean = sum(chess.square_distance(king, square) for square in targets) / len(targets)
-        total += round(ACTIVE * (7 - mean))
+        total += round(ACTIVE * (7 - sum(targets) / len(targets)))
     return total
 
 
-def _runaway_plies(board: chess.Board, color: chess.Color) -> int | None:
+def _runaway_plies(board: chess.Board, color: chess.Color,
+                   passed: list[chess.Square]) -> int | None:
     """How many plies ``color``'s fastest pawn needs to queen when the enemy king cannot catch it
     (nothing stands in its way and the king is outside its square), or None."""
     enemy_king = board.king(not color)
     if enemy_king is None or board.occupied & ~board.pawns & ~board.kings:
         return None
     fastest = None
-    for square in _passed(board, color):
+    to_move = board.turn == color
+    for square in passed:
         if _FILE_AHEAD[color][square] & board.occupied:
             continue
-        rank = chess.square_rank(square) if color == chess.WHITE else 7 - chess.square_rank(square)
+        rank = _RANK[color][square]
         steps = 5 if rank == 1 else 7 - rank
-        queening = chess.square(chess.square_file(square), 7 if color == chess.WHITE else 0)
-        catch = steps + (1 if board.turn != color else 0)
-        if chess.square_distance(enemy_king, queening) > catch:
-            plies = 2 * steps - (1 if board.turn == color else 0)
+        if _DISTANCE[enemy_king][_QUEENING[color][square]] > steps + (not to_move):
+            plies = 2 * steps - to_move
             fastest = plies if fastest is None else min(fastest, plies)
     return fastest
 
 
-def _runaways(board: chess.Board) -> int:
+def _runaways(board: chess.Board, passed: tuple[list[chess.Square], list[chess.Square]]) -> int:
     """White's gain from a runaway pawn (negative: Black's), when the other side has none that
     queens within a move of it."""
-    white, black = _runaway_plies(board, chess.WHITE), _runaway_plies(board, chess.BLACK)
+    white = _runaway_plies(board, chess.WHITE, passed[chess.WHITE])
+    black = _runaway_plies(board, chess.BLACK, passed[chess.BLACK])
     if white is not None and (black is None or black > white + 2):
         return RUNAWAY
     if black is not None and (white is None or white > black + 2):
