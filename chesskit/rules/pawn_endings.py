@@ -36,6 +36,7 @@ such pawn of its own that queens as soon: nearly a queen."""
 QUIESCE = 4
 """How many captures and promotions are searched after the last ply."""
 MATE = 100_000
+"""A mate's score, beyond any material."""
 
 _TABLE: dict[tuple[object, int], TableEntry] = {}
 """(position, depth) -> score, bound kind, best move (see
