@@ -91,7 +91,7 @@ def _can_mate(board: chess.Board, n: int, memo: _Memo, checks: bool = False) -> 
                   if _may_check(board, m) and board.gives_check(m)] if checks
                  else ordered_moves(board))
         known = remember(memo, key, any(_forces(board, move, n, memo, checks)
-                                         for move in moves))
+                                        for move in moves))
     return known
 
 
