@@ -29,6 +29,7 @@ from _lichess import ZUGZWANG, sample  # noqa: E402
 
 from chesskit.rules import engine  # noqa: E402
 from chesskit.rules.pawn_endings import is_pawn_ending, win_chance  # noqa: E402
+from chesskit.rules.tactics import ZUGZWANG_REPLIES  # noqa: E402
 
 LICHESS_GAP = 0.3
 """How much worse moving must be than passing, in Lichess's chance of winning."""
@@ -36,7 +37,7 @@ LICHESS_GAP = 0.3
 
 def _positions(row: dict[str, str]) -> list[chess.Board]:
     """The king and pawn endings after the learner's moves of a puzzle where zugzwang is
-    looked for (not in check, not over, at most 15 replies)."""
+    looked for (not in check, not over, at most ``ZUGZWANG_REPLIES`` replies)."""
     board = chess.Board(row["FEN"])
     moves = [chess.Move.from_uci(uci) for uci in row["Moves"].split()]
     board.push(moves[0])
@@ -44,7 +45,7 @@ def _positions(row: dict[str, str]) -> list[chess.Board]:
     for index, move in enumerate(moves[1:]):
         board.push(move)
         if index % 2 == 0 and is_pawn_ending(board) and not board.is_check() \
-                and not board.is_game_over() and board.legal_moves.count() <= 15:
+                and not board.is_game_over() and board.legal_moves.count() <= ZUGZWANG_REPLIES:
             found.append(board.copy(stack=False))
     return found
 

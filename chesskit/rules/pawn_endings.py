@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import chess
@@ -143,10 +144,10 @@ def _quiesce(board: chess.Board, alpha: int, beta: int, depth: int) -> int:
         return stand
     alpha = max(alpha, stand)
     last = chess.BB_RANK_8 if board.turn == chess.WHITE else chess.BB_RANK_1
-    targets = board.occupied_co[not board.turn] | (last & ~board.occupied)
-    for move in board.generate_legal_moves(to_mask=targets):
-        if move.promotion not in (None, chess.QUEEN) \
-                or not (move.promotion or board.is_capture(move)):
+    captures = board.generate_legal_moves(to_mask=board.occupied_co[not board.turn])
+    promotions = board.generate_legal_moves(board.pawns, last & ~board.occupied)
+    for move in itertools.chain(captures, promotions):
+        if move.promotion not in (None, chess.QUEEN):
             continue
         board.push(move)
         value = -_quiesce(board, -beta, -alpha, depth - 1)
